@@ -1,0 +1,32 @@
+/**
+ * The field types the auth layer adds: `email`, `password`, `roles`, `language`,
+ * `timezone` and `datePattern`. They exist only in apps that stack the layer.
+ *
+ * @module
+ */
+import type { FieldType } from "../collections/field_types.ts";
+import { emailType } from "./types/email.ts";
+import { passwordType } from "./types/password.ts";
+import { rolesType } from "./types/roles.ts";
+import { languageType } from "./types/language.ts";
+import { timezoneType } from "./types/timezone.ts";
+import { datePatternType } from "./types/date_pattern.ts";
+
+/**
+ * The auth field types by name.
+ *
+ * @example
+ * ```ts
+ * import { authFieldTypes } from "./field_types.ts";
+ * Object.keys(authFieldTypes); // ["email", "password", "roles", "language", "timezone", "datePattern"]
+ * ```
+ */
+export const authFieldTypes: Readonly<Record<string, FieldType>> = Object
+  .freeze({
+    email: emailType,
+    password: passwordType,
+    roles: rolesType,
+    language: languageType,
+    timezone: timezoneType,
+    datePattern: datePatternType,
+  });

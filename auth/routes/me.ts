@@ -1,0 +1,66 @@
+/**
+ * `GET /auth/me` and `PATCH /auth/me`.
+ *
+ * @module
+ */
+import { defineHandler, type HandlerDefinition } from "../../router/handler.ts";
+import { unauthorized, unprocessableContent } from "../../router/errors.ts";
+import type { App } from "../../app/create_app.ts";
+import { requireUser } from "../user.ts";
+import { resolveRequestSession, setRequestSession } from "../_resolve.ts";
+import { deleteSessions, findUser } from "../_store.ts";
+import { accountFields } from "../account_fields.ts";
+import { toUser } from "../to_user.ts";
+import { objectBody, refuseIfAny, unknownKeys } from "./_input.ts";
+
+/** The signed-in user; 401 when signed out. */
+export const meRoute: HandlerDefinition = defineHandler(() => requireUser());
+
+/**
+ * Changes account settings, all or nothing: one refused key (unknown, `email`, `roles`,
+ * anything the `auth:account-fields` hook does not allow) or one invalid value and nothing
+ * is written. A new password ends every other session of the account and keeps this one.
+ */
+export const updateMeRoute: HandlerDefinition = defineHandler(
+  async (event) => {
+    const app = (event as { owner?: unknown }).owner as App;
+    const current = await resolveRequestSession(event);
+    const { session, user } = current;
+    if (!session || !user) throw unauthorized();
+    const body = await objectBody(event);
+    refuseIfAny(unknownKeys(body, accountFields(app)));
+    if (Object.keys(body).length === 0) return user;
+    const changesPassword = body.password !== undefined;
+    const outcome = await app.data.transaction(async () => {
+      const result = await app.query("Users")
+        .where({ UUID: user.UUID })
+        .update(body);
+      if (!result.ok || !changesPassword) {
+        return { result, stamp: current.stamp };
+      }
+      const fresh = await findUser(app, user.UUID);
+      const stamp = fresh?.stamp ?? "";
+      await app.query("Sessions")
+        .where({ UUID: session.UUID })
+        .update({ passwordStamp: stamp });
+      await deleteSessions(app, {
+        user: user.UUID,
+        not: { UUID: session.UUID },
+      });
+      return { result, stamp };
+    });
+    const { result } = outcome;
+    if (!result.ok) {
+      throw unprocessableContent(undefined, { errors: result.errors });
+    }
+    if (result.records.length === 0) throw unauthorized();
+    const updated = toUser(result.records[0]);
+    setRequestSession(event, {
+      ...current,
+      user: updated,
+      stamp: outcome.stamp,
+    });
+    return updated;
+  },
+  { maxBodySize: "16kb" },
+);

@@ -1,0 +1,27 @@
+/**
+ * Who is calling, as the collections API sees it. The collections API knows nothing of how
+ * users sign in: a layer (the auth layer) registers a resolver on the `collections:principal`
+ * hook; without one every caller is anonymous.
+ *
+ * @module
+ */
+
+/** The caller of a request. */
+export interface Principal {
+  /** Whether a user is signed in. */
+  readonly signedIn: boolean;
+  /** Whether the caller's capabilities cover `capability`. */
+  can(capability: string): boolean;
+}
+
+/** Resolves the caller of the current request; registered on `collections:principal`. */
+export type PrincipalResolver = () => Principal | Promise<Principal>;
+
+/** The hook name a principal resolver registers on. */
+export const PRINCIPAL_HOOK = "collections:principal";
+
+/** The caller when no layer says otherwise. */
+export const ANONYMOUS: Principal = Object.freeze({
+  signedIn: false,
+  can: () => false,
+});

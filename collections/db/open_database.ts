@@ -1,0 +1,123 @@
+/**
+ * Opens the database named by a URL: `:memory:`, a SQLite file path (its folder is created),
+ * or `postgres://…`. Returns a Kysely instance over the matching dialect.
+ *
+ * @module
+ */
+
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { Kysely } from "kysely";
+import { NodeSqliteDialect } from "./sqlite_dialect.ts";
+import { createPostgresDialect } from "./postgres.ts";
+
+/** The SQL dialects Strata speaks. */
+export type SqlDialect = "sqlite" | "postgres";
+
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** `:memory:`, a SQLite file path, or a `postgres://` URL. */
+  url: string;
+  /** PostgreSQL only: a schema to create if missing and use through `search_path`. */
+  pgSchema?: string;
+  /**
+   * How long a write waits for a lock before answering 503, in milliseconds: SQLite's
+   * `busy_timeout`, PostgreSQL's `lock_timeout`. Default 2000.
+   */
+  busyTimeout?: number;
+  /** SQLite only: see `NodeSqliteDialectOptions.holdsConnection`. */
+  holdsConnection?: () => boolean;
+  /** SQLite only: prepared statements kept in the LRU cache; default 256. */
+  statementCacheSize?: number;
+}
+
+/** An open database. */
+export interface OpenedDatabase {
+  /** Kysely over the database. */
+  // deno-lint-ignore no-explicit-any
+  db: Kysely<any>;
+  /** Which dialect `db` speaks. */
+  dialect: SqlDialect;
+  /** The raw SQLite handle (SQLite only), e.g. to register functions. */
+  sqlite?: DatabaseSync;
+}
+
+/**
+ * Whether a database URL names PostgreSQL.
+ *
+ * @example
+ * ```ts
+ * import { isPostgresUrl } from "./open_database.ts";
+ * isPostgresUrl("postgres://localhost/app"); // true
+ * ```
+ */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(url);
+}
+
+/**
+ * Opens `options.url` and returns Kysely over it.
+ *
+ * @example
+ * ```ts
+ * import { openDatabase } from "./open_database.ts";
+ * const { db, dialect } = await openDatabase({ url: ":memory:" });
+ * dialect; // "sqlite"
+ * await db.destroy();
+ * ```
+ */
+export async function openDatabase(
+  options: OpenDatabaseOptions,
+): Promise<OpenedDatabase> {
+  const busyTimeout = options.busyTimeout ?? 2000;
+  if (!Number.isFinite(busyTimeout) || busyTimeout < 0) {
+    throw new Error(`Invalid busyTimeout ${busyTimeout}`);
+  }
+  if (isPostgresUrl(options.url)) {
+    const { dialect } = await createPostgresDialect({
+      url: options.url,
+      schema: options.pgSchema,
+      lockTimeout: busyTimeout,
+    });
+    return { db: new Kysely({ dialect }), dialect: "postgres" };
+  }
+  const path = options.url.startsWith("file:")
+    ? options.url.slice(5)
+    : options.url;
+  const memory = path === ":memory:" || path === "";
+  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new DatabaseSync(memory ? ":memory:" : path);
+  try {
+    sqlite.exec(`pragma busy_timeout = ${Math.trunc(busyTimeout)}`);
+    if (!memory) {
+      sqlite.exec("pragma journal_mode = wal");
+      // Safe with WAL: a power loss may drop the last commits but never corrupts.
+      sqlite.exec("pragma synchronous = normal");
+    }
+    sqlite.exec("pragma foreign_keys = on");
+    registerFunctions(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const dialect = new NodeSqliteDialect({
+    database: sqlite,
+    holdsConnection: options.holdsConnection,
+    statementCacheSize: options.statementCacheSize,
+  });
+  return { db: new Kysely({ dialect }), dialect: "sqlite", sqlite };
+}
+
+/**
+ * SQLite's own `lower()` folds ASCII only; PostgreSQL folds all of Unicode. Overriding it
+ * makes case-insensitive operators (`contains`, `like`, …) agree on both databases.
+ */
+function registerFunctions(sqlite: DatabaseSync): void {
+  sqlite.function(
+    "lower",
+    { deterministic: true },
+    (value: unknown) =>
+      typeof value === "string" ? value.toLowerCase() : value as null,
+  );
+}

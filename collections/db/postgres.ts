@@ -1,0 +1,178 @@
+/**
+ * PostgreSQL through `npm:pg` and Kysely's `PostgresDialect`: a pool whose clients map busy
+ * errors (lock timeout, serialization failure, deadlock) to 503, safe parsing of `int8` and
+ * `numeric`, and an optional schema selected through `search_path`.
+ *
+ * @module
+ */
+
+import pg from "pg";
+import {
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from "kysely";
+import { mapBusyError } from "./busy.ts";
+
+/** Options of {@link createPostgresDialect}. */
+export interface PostgresOptions {
+  /** A `postgres://` (or `postgresql://`) connection URL. */
+  url: string;
+  /** A schema to create if missing and to use as `search_path`. */
+  schema?: string;
+  /** `lock_timeout` in milliseconds (a lock wait beyond it answers 503); default 2000. */
+  lockTimeout?: number;
+  /** Pool size; default 10. */
+  max?: number;
+}
+
+/** What {@link createPostgresDialect} returns. */
+export interface PostgresSetup {
+  /** The dialect to hand to Kysely. */
+  dialect: PostgresDialect;
+}
+
+interface PgClient {
+  query(...args: unknown[]): Promise<unknown> & unknown;
+  release(error?: unknown): void;
+}
+
+interface PgPool {
+  connect(): Promise<PgClient>;
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: "error", listener: (error: unknown) => void): void;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const INT8_ARRAY = 1016;
+
+/**
+ * `int8` as a number when it is a safe integer, else as a `bigint` (the data layer refuses
+ * to read those as integers); precision is never lost silently.
+ */
+function parseInt8(text: string): number | bigint {
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : BigInt(text);
+}
+
+/** `numeric` as a number when the conversion is exact enough to round-trip, else the text. */
+function parseNumeric(text: string): number | string {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return text;
+  if (/^-?\d+$/.test(text) && !Number.isSafeInteger(value)) return text;
+  return value;
+}
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: string): (text: string) => unknown {
+    if (format !== "binary") {
+      if (oid === INT8) return parseInt8;
+      if (oid === NUMERIC) return parseNumeric;
+      if (oid === INT8_ARRAY) {
+        const parseArray = pg.types.getTypeParser(1009, "text");
+        return (text: string) =>
+          (parseArray(text) as (string | null)[]).map((item) =>
+            item === null ? null : parseInt8(item)
+          );
+      }
+    }
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * Quotes an identifier for PostgreSQL.
+ *
+ * @example
+ * ```ts
+ * import { quotePgIdentifier } from "./postgres.ts";
+ * quotePgIdentifier('my"schema'); // "\"my\"\"schema\""
+ * ```
+ */
+export function quotePgIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Opens a `pg` pool (creating `schema` first when given) and wraps it in Kysely's
+ * `PostgresDialect`.
+ *
+ * @example
+ * ```ts ignore
+ * import { Kysely } from "kysely";
+ * import { createPostgresDialect } from "./postgres.ts";
+ * const { dialect } = await createPostgresDialect({ url: "postgres://postgres@127.0.0.1/test" });
+ * // deno-lint-ignore no-explicit-any
+ * const db = new Kysely<any>({ dialect });
+ * await db.destroy();
+ * ```
+ */
+export async function createPostgresDialect(
+  options: PostgresOptions,
+): Promise<PostgresSetup> {
+  const { schema } = options;
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(
+      `Invalid PostgreSQL schema name ${JSON.stringify(schema)}`,
+    );
+  }
+  const lockTimeout = options.lockTimeout ?? 2000;
+  const settings = [`-c lock_timeout=${Math.max(0, Math.trunc(lockTimeout))}`];
+  if (schema) settings.push(`-c search_path=${schema}`);
+  const pool: PgPool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    options: settings.join(" "),
+    types: typeParsers,
+  });
+  // An idle client can fail (server restart); without a listener that would crash the process.
+  pool.on("error", () => {});
+  try {
+    if (schema) {
+      await pool.query(
+        `create schema if not exists ${quotePgIdentifier(schema)}`,
+      );
+    }
+  } catch (error) {
+    await pool.end();
+    throw mapBusyError(error);
+  }
+  const wrapped: PostgresPool = {
+    async connect(): Promise<PostgresPoolClient> {
+      let client: PgClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw mapBusyError(error);
+      }
+      return wrapClient(client);
+    },
+    end: () => pool.end(),
+  };
+  return { dialect: new PostgresDialect({ pool: wrapped }) };
+}
+
+const wrappers = new WeakMap<PgClient, PostgresPoolClient>();
+
+function wrapClient(client: PgClient): PostgresPoolClient {
+  let wrapper = wrappers.get(client);
+  if (wrapper) return wrapper;
+  wrapper = {
+    // deno-lint-ignore no-explicit-any
+    query(...args: any[]): any {
+      const result = client.query(...args);
+      // A cursor (streaming) is returned as is; promises get busy errors mapped.
+      if (result && typeof (result as Promise<unknown>).then === "function") {
+        return (result as Promise<unknown>).catch((error) => {
+          throw mapBusyError(error);
+        });
+      }
+      return result;
+    },
+    release: () => client.release(),
+  } as PostgresPoolClient;
+  wrappers.set(client, wrapper);
+  return wrapper;
+}

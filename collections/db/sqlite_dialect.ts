@@ -1,0 +1,240 @@
+/**
+ * A Kysely dialect for `node:sqlite` (`DatabaseSync`): one connection guarded by a mutex (so
+ * transactions are serialised), a bounded LRU cache of prepared statements, busy errors mapped
+ * to 503 and integers beyond `Number.MAX_SAFE_INTEGER` refused with a clear error.
+ *
+ * @module
+ */
+
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+import { mapBusyError } from "./busy.ts";
+import { Mutex } from "./_mutex.ts";
+
+/** Options of {@link NodeSqliteDialect}. */
+export interface NodeSqliteDialectOptions {
+  /** The open database; the dialect closes it on `destroy`. */
+  database: DatabaseSync;
+  /** How many prepared statements to keep (least recently used are dropped); default 256. */
+  statementCacheSize?: number;
+  /**
+   * Whether the calling async context runs inside a transaction that already holds the
+   * single connection. Such a query joins it instead of waiting for the mutex (which
+   * would deadlock).
+   */
+  holdsConnection?: () => boolean;
+}
+
+interface CachedStatement {
+  statement: StatementSync;
+  reader: boolean;
+}
+
+/**
+ * Kysely dialect running on `node:sqlite`.
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * import { Kysely } from "kysely";
+ * import { NodeSqliteDialect } from "./sqlite_dialect.ts";
+ * // deno-lint-ignore no-explicit-any
+ * const db = new Kysely<any>({
+ *   dialect: new NodeSqliteDialect({ database: new DatabaseSync(":memory:") }),
+ * });
+ * await db.destroy();
+ * ```
+ */
+export class NodeSqliteDialect implements Dialect {
+  readonly #options: NodeSqliteDialectOptions;
+
+  /** Creates the dialect over an open `DatabaseSync`. */
+  constructor(options: NodeSqliteDialectOptions) {
+    this.#options = options;
+  }
+
+  /** Kysely hook: the SQLite adapter. */
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+
+  /** Kysely hook: the driver. */
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.#options);
+  }
+
+  /** Kysely hook: the SQLite query compiler. */
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  /** Kysely hook: the SQLite introspector. */
+  // deno-lint-ignore no-explicit-any
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  readonly #options: NodeSqliteDialectOptions;
+  readonly #mutex = new Mutex();
+  readonly #connection: NodeSqliteConnection;
+  readonly #joined: DatabaseConnection;
+
+  constructor(options: NodeSqliteDialectOptions) {
+    this.#options = options;
+    this.#connection = new NodeSqliteConnection(
+      options.database,
+      options.statementCacheSize ?? 256,
+    );
+    // A distinct object for joined acquisitions, so releasing it does not unlock.
+    const connection = this.#connection;
+    this.#joined = {
+      executeQuery: (query) => connection.executeQuery(query),
+      streamQuery: (query) => connection.streamQuery(query),
+    };
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#mutex.locked && this.#options.holdsConnection?.()) {
+      return this.#joined;
+    }
+    await this.#mutex.lock();
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
+    // then writes can fail with SQLITE_BUSY without ever waiting on busy_timeout.
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection === this.#connection) this.#mutex.unlock();
+    return Promise.resolve();
+  }
+
+  destroy(): Promise<void> {
+    this.#connection.clear();
+    if (this.#options.database.isOpen) this.#options.database.close();
+    return Promise.resolve();
+  }
+}
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #db: DatabaseSync;
+  readonly #cache = new Map<string, CachedStatement>();
+  readonly #cacheSize: number;
+
+  constructor(db: DatabaseSync, cacheSize: number) {
+    this.#db = db;
+    this.#cacheSize = Math.max(1, cacheSize);
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  #prepare(sql: string): CachedStatement {
+    const cache = this.#cache;
+    let entry = cache.get(sql);
+    if (entry) {
+      // Re-inserting moves the entry to the most recently used end.
+      cache.delete(sql);
+      cache.set(sql, entry);
+      return entry;
+    }
+    const statement = this.#db.prepare(sql);
+    entry = { statement, reader: statement.columns().length > 0 };
+    cache.set(sql, entry);
+    if (cache.size > this.#cacheSize) {
+      cache.delete(cache.keys().next().value as string);
+    }
+    return entry;
+  }
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      const { statement, reader } = this.#prepare(compiledQuery.sql);
+      const parameters = bindable(compiledQuery.parameters);
+      if (reader) {
+        return Promise.resolve({ rows: statement.all(...parameters) as R[] });
+      }
+      const { changes, lastInsertRowid } = statement.run(...parameters);
+      return Promise.resolve({
+        numAffectedRows: BigInt(changes),
+        insertId: BigInt(lastInsertRowid),
+        rows: [],
+      });
+    } catch (error) {
+      return Promise.reject(translateError(error));
+    }
+  }
+
+  async *streamQuery<R>(
+    compiledQuery: CompiledQuery,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    const { statement } = this.#prepare(compiledQuery.sql);
+    try {
+      for (
+        const row of statement.iterate(...bindable(compiledQuery.parameters))
+      ) {
+        yield { rows: [row as R] };
+      }
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+type SqliteValue = any;
+
+/** node:sqlite cannot bind booleans; store them as 0/1 like SQLite itself does. */
+function bindable(parameters: readonly unknown[]): SqliteValue[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < parameters.length; i++) {
+    const value = parameters[i];
+    if (typeof value === "boolean") {
+      out ??= parameters.slice();
+      out[i] = value ? 1 : 0;
+    }
+  }
+  return (out ?? parameters) as SqliteValue[];
+}
+
+function translateError(error: unknown): unknown {
+  if (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === "ERR_OUT_OF_RANGE"
+  ) {
+    return new RangeError(
+      `SQLite returned an integer beyond Number.MAX_SAFE_INTEGER, which cannot be read without losing precision (${error.message})`,
+      { cause: error },
+    );
+  }
+  return mapBusyError(error);
+}

@@ -1,0 +1,193 @@
+/**
+ * The write pipeline: per field, type sanitizers → type validators → field sanitizers →
+ * field validators. The first refusal stops that field; every field is checked and every
+ * refusal is reported at once as `{ [fieldPath]: message }`. Keys that may not be written
+ * (unknown, `UUID`, `_updatedAt`, `_translations`, `writable: false`, `immutable` on update)
+ * are refused with `unknownField`. Defaults fill absent fields on create.
+ *
+ * @module
+ */
+
+import type {
+  FieldContext,
+  ValidationIssue,
+  WriteOperation,
+} from "./define.ts";
+import type { LayerContext } from "./_context.ts";
+import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
+import type { WriteErrors } from "./results.ts";
+
+/** Options of a write from trusted code. */
+export interface WriteOptions {
+  /** Also accept `writable: false` and `immutable` fields (server-side computations). */
+  allowProtected?: boolean;
+}
+
+/** The outcome of the pipeline. */
+export interface PipelineResult {
+  /** Sanitized values of the fields to write (not yet prepared for storage). */
+  values: Map<ResolvedField, unknown>;
+  /** Field path → rendered message. */
+  errors: Record<string, string>;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === "object" &&
+    typeof (value as PromiseLike<unknown>).then === "function";
+}
+
+/** Renders an issue through the data layer's renderer. */
+export function renderIssue(ctx: LayerContext, issue: ValidationIssue): string {
+  return typeof issue === "string"
+    ? ctx.render(issue, {})
+    : ctx.render(issue.key, issue.params ?? {});
+}
+
+/** Builds the context handed to sanitizers and validators. */
+export function fieldContext(
+  ctx: LayerContext,
+  field: ResolvedField,
+  operation: WriteOperation,
+  locale: string,
+  input: Readonly<Record<string, unknown>>,
+): FieldContext {
+  return {
+    collection: field.collection,
+    field: field.name,
+    path: field.name,
+    operation,
+    locale,
+    input,
+    options: field.options,
+    query: (name: string) => ctx.query(name),
+  };
+}
+
+/**
+ * Runs one field's pipeline. Resolves to `{ value }` or `{ issue }`; stays synchronous
+ * in spirit (awaits only what returns a promise).
+ */
+export async function runField(
+  field: ResolvedField,
+  raw: unknown,
+  fctx: FieldContext,
+): Promise<{ value: unknown; issue?: ValidationIssue }> {
+  if (raw === null) {
+    return field.nullable
+      ? { value: null }
+      : { value: null, issue: { key: "required" } };
+  }
+  let value: unknown = raw;
+  for (const sanitize of field.typeSanitizers) {
+    value = sanitize(value, fctx);
+    if (isThenable(value)) value = await value;
+  }
+  for (const validate of field.typeValidators) {
+    let issue = validate(value, fctx);
+    if (isThenable(issue)) issue = await issue;
+    if (issue !== undefined && issue !== null) return { value, issue };
+  }
+  for (const sanitize of field.fieldSanitizers) {
+    value = sanitize(value, fctx);
+    if (isThenable(value)) value = await value;
+  }
+  for (const validate of field.fieldValidators) {
+    let issue = validate(value, fctx);
+    if (isThenable(issue)) issue = await issue;
+    if (issue !== undefined && issue !== null) return { value, issue };
+  }
+  return { value };
+}
+
+const SYSTEM_KEYS: ReadonlySet<string> = new Set([
+  "UUID",
+  "_updatedAt",
+  "_translations",
+]);
+
+/**
+ * Validates a write input. `create` fills defaults and reports absent required fields;
+ * `update` checks only the given keys.
+ *
+ * @example
+ * ```ts ignore
+ * const { values, errors } = await runPipeline(ctx, posts, { title: "x" }, "create", "en");
+ * ```
+ */
+export async function runPipeline(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  input: Readonly<Record<string, unknown>>,
+  operation: WriteOperation,
+  locale: string,
+  options: WriteOptions = {},
+): Promise<PipelineResult> {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new TypeError(
+      `The ${operation} input for ${collection.name} must be an object`,
+    );
+  }
+  const errors: WriteErrors = {};
+  const values = new Map<ResolvedField, unknown>();
+  const unknown = ctx.render("unknownField", {});
+  for (const key of Object.keys(input)) {
+    if (input[key] === undefined) continue;
+    const field = SYSTEM_KEYS.has(key) ? undefined : collection.fields.get(key);
+    if (
+      !field ||
+      (!options.allowProtected &&
+        (!field.writable || (operation === "update" && field.immutable)))
+    ) {
+      errors[key] = unknown;
+    }
+  }
+  const pending: Promise<void>[] = [];
+  for (const field of collection.fieldList) {
+    const given = Object.hasOwn(input, field.name) &&
+      input[field.name] !== undefined;
+    if (Object.hasOwn(errors, field.name)) continue;
+    let raw: unknown;
+    if (given) {
+      raw = input[field.name];
+    } else if (operation === "update") {
+      continue;
+    } else if (field.hasDefault) {
+      raw = field.defaultValue();
+    } else if (field.nullable) {
+      values.set(field, null);
+      continue;
+    } else {
+      errors[field.name] = ctx.render("required", {});
+      continue;
+    }
+    const fctx = fieldContext(ctx, field, operation, locale, input);
+    const outcome = runField(field, raw, fctx).then((result) => {
+      if (result.issue !== undefined) {
+        errors[field.name] = renderIssue(ctx, result.issue);
+      } else {
+        values.set(field, result.value);
+      }
+    });
+    pending.push(outcome);
+  }
+  await Promise.all(pending);
+  return { values, errors };
+}
+
+/** Runs `prepareForStorage` (last step before storage) over the values that define it. */
+export async function prepareForStorage(
+  ctx: LayerContext,
+  values: Map<ResolvedField, unknown>,
+  operation: WriteOperation,
+  locale: string,
+  input: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  for (const [field, value] of values) {
+    const prepare = field.type.prepareForStorage;
+    if (!prepare || value === null) continue;
+    const fctx = fieldContext(ctx, field, operation, locale, input);
+    let prepared = prepare(value, fctx);
+    if (isThenable(prepared)) prepared = await prepared;
+    values.set(field, prepared);
+  }
+}

@@ -1,0 +1,340 @@
+/**
+ * Executes reads: the main select (with the translation table joined at the read's
+ * locale), then batched loads of `records` lists, `_translations` and populated relations.
+ *
+ * @module
+ */
+
+// deno-lint-ignore-file no-explicit-any
+import type { SelectQueryBuilder } from "kysely";
+import type { LayerContext } from "./_context.ts";
+import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
+import type { WhereFilter } from "./where.ts";
+import type { DataRecord } from "./results.ts";
+import {
+  andConditions,
+  compileFilter,
+  type Condition,
+  hookConditions,
+  type WhereScope,
+} from "./compile_where.ts";
+import { andFilters } from "./filters.ts";
+import { readPlan, type ReadSpec } from "./read_spec.ts";
+import { QueryError } from "./query_error.ts";
+
+/** Everything that shapes a read. */
+export interface ReadOptions {
+  /** Filters, ANDed. */
+  readonly wheres: readonly WhereFilter[];
+  /** Order keys (`-views`, `title`). */
+  readonly order: readonly string[];
+  /** Row limit. */
+  readonly limit: number | null;
+  /** Rows to skip. */
+  readonly offset: number | null;
+  /** Locale for translatable fields. */
+  readonly locale: string;
+  /** Selection and populate. */
+  readonly spec: ReadSpec;
+  /** Apply the `query:filter` hooks (false only for a write's own answer). */
+  readonly hooks: boolean;
+}
+
+/** The largest list bound into one `IN (…)`. */
+export const CHUNK = 500;
+
+/** Splits `items` into chunks of {@link CHUNK}. */
+export function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) {
+    out.push(items.slice(i, i + CHUNK));
+  }
+  return out;
+}
+
+/** The where scope of a top-level read (`m`, translation joined as `t`). */
+export function rootScope(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  locale: string,
+): WhereScope {
+  return {
+    ctx,
+    collection,
+    alias: "m",
+    translationAlias: collection.translationTable ? "t" : null,
+    locale,
+    depth: 0,
+    aliases: { n: 0 },
+  };
+}
+
+/** The combined condition of filters and (optionally) hooks. */
+export function readCondition(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  wheres: readonly WhereFilter[],
+  locale: string,
+  hooks: boolean,
+): Condition {
+  if (wheres.length === 0 && (!hooks || ctx.queryFilters.length === 0)) {
+    return null;
+  }
+  const scope = rootScope(ctx, collection, locale);
+  const parts: Condition[] = wheres.map((w) => compileFilter(w, scope));
+  if (hooks) {
+    parts.push(hookConditions(scope, andFilters(...wheres), "where"));
+  }
+  return andConditions(parts);
+}
+
+/** `SELECT … FROM table AS m [LEFT JOIN translations AS t]` with the read's condition. */
+export function baseQuery(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  locale: string,
+  condition: Condition,
+): SelectQueryBuilder<any, any, any> {
+  let query: SelectQueryBuilder<any, any, any> = ctx.executor().selectFrom(
+    `${collection.table} as m`,
+  );
+  if (collection.translationTable) {
+    query = query.leftJoin(
+      `${collection.translationTable} as t`,
+      (join: any) =>
+        join.onRef("t.record", "=", "m.UUID").on("t.locale", "=", locale),
+    );
+  }
+  return condition ? query.where(condition) : query;
+}
+
+/** Applies order keys (with `UUID` as the final tiebreaker), limit and offset. */
+export function applyWindow(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  query: SelectQueryBuilder<any, any, any>,
+  options: Pick<ReadOptions, "order" | "limit" | "offset">,
+): SelectQueryBuilder<any, any, any> {
+  let tiebreak = false;
+  options.order.forEach((key, i) => {
+    const desc = key.startsWith("-");
+    const name = desc ? key.slice(1) : key;
+    const path = `order[${i}]`;
+    let column: string;
+    if (name === "UUID" || name === "_updatedAt") {
+      column = `m.${name}`;
+      if (name === "UUID") tiebreak = true;
+    } else {
+      const field = collection.fields.get(name);
+      if (!field) {
+        throw new QueryError(
+          "invalidField",
+          path,
+          `Unknown field "${name}" in ${collection.name} at ${path}`,
+        );
+      }
+      if (field.kind === "records" || field.kind === "multiSelect") {
+        throw new QueryError(
+          "invalidField",
+          path,
+          `Cannot order by the list field "${name}" at ${path}`,
+        );
+      }
+      column = field.storage === "translation" ? `t.${name}` : `m.${name}`;
+    }
+    // NULLs sort as the smallest value on both databases (SQLite's own behaviour).
+    query = query.orderBy(
+      column,
+      (ob: any) => desc ? ob.desc().nullsLast() : ob.asc().nullsFirst(),
+    );
+  });
+  if (options.order.length > 0 && !tiebreak) query = query.orderBy("m.UUID");
+  if (options.limit !== null) query = query.limit(options.limit);
+  else if (options.offset !== null && ctx.dialect === "sqlite") {
+    query = query.limit(-1);
+  }
+  if (options.offset !== null) query = query.offset(options.offset);
+  return query;
+}
+
+/** Turns rows into records (junction lists and `_translations` still empty). */
+function mapRows(
+  rows: readonly Record<string, unknown>[],
+  collection: ResolvedCollection,
+  select: readonly string[] | null,
+): DataRecord[] {
+  const plan = readPlan(collection, select);
+  const { fields, updatedAt, translations } = plan;
+  const out = new Array<DataRecord>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const record: DataRecord = { UUID: row.UUID as string };
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
+      if (field.storage === "junction") {
+        record[field.name] = [];
+        continue;
+      }
+      const value = row[field.name];
+      record[field.name] = field.fromDb
+        ? field.fromDb(value)
+        : value === undefined
+        ? null
+        : value;
+    }
+    if (updatedAt) record._updatedAt = row._updatedAt;
+    if (translations) record._translations = [];
+    out[r] = record;
+  }
+  return out;
+}
+
+/** Reads records per `options`. */
+export async function readRecords(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  options: ReadOptions,
+  extra: Condition = null,
+): Promise<DataRecord[]> {
+  const condition = andConditions([
+    readCondition(
+      ctx,
+      collection,
+      options.wheres,
+      options.locale,
+      options.hooks,
+    ),
+    extra,
+  ]);
+  const plan = readPlan(collection, options.spec.select);
+  let query = baseQuery(ctx, collection, options.locale, condition)
+    .select(plan.columns as string[]);
+  query = applyWindow(ctx, collection, query, options);
+  const rows = await query.execute() as Record<string, unknown>[];
+  const records = mapRows(rows, collection, options.spec.select);
+  await hydrate(ctx, collection, records, options.spec, options.locale);
+  return records;
+}
+
+/** Fills `records` lists, `_translations` and populated relations. */
+export async function hydrate(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  records: DataRecord[],
+  spec: ReadSpec,
+  locale: string,
+): Promise<void> {
+  if (records.length === 0) return;
+  const plan = readPlan(collection, spec.select);
+  if (
+    plan.junctionFields.length === 0 && !plan.translations &&
+    spec.populate.size === 0
+  ) {
+    return;
+  }
+  const byId = new Map(records.map((r) => [r.UUID, r]));
+  const ids = [...byId.keys()];
+  for (const field of plan.junctionFields) {
+    for (const part of chunks(ids)) {
+      const rows = await ctx.executor()
+        .selectFrom(field.junctionTable!)
+        .select(["owner", "target"])
+        .where("owner", "in", part)
+        .orderBy("owner")
+        .orderBy("position")
+        .execute() as { owner: string; target: string }[];
+      for (const row of rows) {
+        (byId.get(row.owner)![field.name] as string[]).push(row.target);
+      }
+    }
+  }
+  if (plan.translations) {
+    const found = await translationLocales(ctx, collection, ids);
+    for (const record of records) {
+      record._translations = found.get(record.UUID) ?? [];
+    }
+  }
+  await populateRecords(ctx, collection, records, spec, locale);
+}
+
+/** Replaces relation values by the records they point at, per `spec.populate`. */
+export async function populateRecords(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  records: DataRecord[],
+  spec: ReadSpec,
+  locale: string,
+): Promise<void> {
+  if (records.length === 0) return;
+  for (const [name, childSpec] of spec.populate) {
+    await populate(
+      ctx,
+      collection.fields.get(name)!,
+      records,
+      childSpec,
+      locale,
+    );
+  }
+}
+
+/** Locales holding a translation, per record, in configured order. */
+export async function translationLocales(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  for (const part of chunks(ids)) {
+    const rows = await ctx.executor()
+      .selectFrom(collection.translationTable!)
+      .select(["record", "locale"])
+      .where("record", "in", part)
+      .execute() as { record: string; locale: string }[];
+    for (const row of rows) {
+      let list = found.get(row.record);
+      if (!list) found.set(row.record, list = []);
+      list.push(row.locale);
+    }
+  }
+  const order = ctx.localeOrder;
+  const rank = (l: string) => order.get(l) ?? Number.MAX_SAFE_INTEGER;
+  for (const list of found.values()) list.sort((a, b) => rank(a) - rank(b));
+  return found;
+}
+
+async function populate(
+  ctx: LayerContext,
+  field: ResolvedField,
+  records: DataRecord[],
+  spec: ReadSpec,
+  locale: string,
+): Promise<void> {
+  const target = ctx.collection(field.target!);
+  const wanted = new Set<string>();
+  for (const record of records) {
+    const value = record[field.name];
+    if (typeof value === "string") wanted.add(value);
+    else if (Array.isArray(value)) { for (const id of value) wanted.add(id); }
+  }
+  const found = new Map<string, DataRecord>();
+  for (const part of chunks([...wanted])) {
+    const rows = await readRecords(ctx, target, {
+      wheres: [{ UUID: { in: part } }],
+      order: [],
+      limit: null,
+      offset: null,
+      locale,
+      spec,
+      hooks: true,
+    });
+    for (const row of rows) found.set(row.UUID, row);
+  }
+  for (const record of records) {
+    const value = record[field.name];
+    if (typeof value === "string") {
+      record[field.name] = found.get(value) ?? null;
+    } else if (Array.isArray(value)) {
+      record[field.name] = value.map((id) => found.get(id)).filter((r) => r);
+    }
+  }
+}

@@ -1,0 +1,402 @@
+/**
+ * Resolves collection definitions against the field types and the dialect, once, when the
+ * data layer opens: tables, columns, conversions, indexes, incoming references and the
+ * default read plan. Nothing here runs per query.
+ *
+ * @module
+ */
+
+import type {
+  CollectionDefinition,
+  FieldOptions,
+  RecordOnDelete,
+  Sanitizer,
+  Validator,
+} from "./define.ts";
+import type { FieldType } from "./field_types.ts";
+import type { FieldKind } from "./where.ts";
+import type { SqlDialect } from "./db/open_database.ts";
+import { KIND_STORAGE } from "./types/_storage.ts";
+
+/** Where a field's value lives. */
+export type FieldStorageKind = "column" | "translation" | "junction";
+
+/** A field with its type and every option settled. */
+export interface ResolvedField {
+  /** Field name (also its column name). */
+  readonly name: string;
+  /** The collection it belongs to. */
+  readonly collection: string;
+  /** Its field type. */
+  readonly type: FieldType;
+  /** The type's kind. */
+  readonly kind: FieldKind;
+  /** Options: the type's defaults under the field's own. */
+  readonly options: Readonly<FieldOptions>;
+  /** `null` accepted. */
+  readonly nullable: boolean;
+  /** Returned by reads (false: write-only). */
+  readonly readable: boolean;
+  /** Accepted in write input. */
+  readonly writable: boolean;
+  /** Refused in update input. */
+  readonly immutable: boolean;
+  /** One value per locale. */
+  readonly translatable: boolean;
+  /** Unique (per locale when translatable). */
+  readonly unique: boolean;
+  /** Indexed. */
+  readonly index: boolean;
+  /** A default exists. */
+  readonly hasDefault: boolean;
+  /** Where the value lives. */
+  readonly storage: FieldStorageKind;
+  /** SQL column type (`null` for junction fields). */
+  readonly columnType: string | null;
+  /** Target collection of `record` / `records`. */
+  readonly target?: string;
+  /** Delete behaviour of `record` / `records`. */
+  readonly onDelete?: RecordOnDelete;
+  /** Junction table of `records`. */
+  readonly junctionTable?: string;
+  /** Type sanitizers. */
+  readonly typeSanitizers: readonly Sanitizer[];
+  /** Type validators. */
+  readonly typeValidators: readonly Validator[];
+  /** Field sanitizers. */
+  readonly fieldSanitizers: readonly Sanitizer[];
+  /** Field validators. */
+  readonly fieldValidators: readonly Validator[];
+  /** JS → database (null passes through). */
+  readonly toDb: (value: unknown) => unknown;
+  /** Database → JS, or `undefined` for the identity. */
+  readonly fromDb: ((value: unknown) => unknown) | undefined;
+  /** A fresh default value (the default function called, or the value). */
+  defaultValue(): unknown;
+}
+
+/** An index to keep in sync. */
+export interface ResolvedIndex {
+  /** Index name (unique within the database schema). */
+  readonly name: string;
+  /** Table it indexes. */
+  readonly table: string;
+  /** Columns in order. */
+  readonly columns: readonly string[];
+  /** A unique index. */
+  readonly unique: boolean;
+}
+
+/** A field of some collection that points at another collection. */
+export interface IncomingReference {
+  /** The collection holding the field. */
+  readonly from: ResolvedCollection;
+  /** The `record` or `records` field. */
+  readonly field: ResolvedField;
+}
+
+/** A collection ready for queries. */
+export interface ResolvedCollection {
+  /** Collection name. */
+  readonly name: string;
+  /** The definition it was resolved from. */
+  readonly definition: CollectionDefinition;
+  /** Main table. */
+  readonly table: string;
+  /** Translation table, or `null` without translatable fields. */
+  readonly translationTable: string | null;
+  /** Fields by name. */
+  readonly fields: ReadonlyMap<string, ResolvedField>;
+  /** Fields in definition order. */
+  readonly fieldList: readonly ResolvedField[];
+  /** Fields stored in the main table. */
+  readonly columnFields: readonly ResolvedField[];
+  /** Fields stored in the translation table. */
+  readonly translatedFields: readonly ResolvedField[];
+  /** `records` fields. */
+  readonly junctionFields: readonly ResolvedField[];
+  /** Readable fields, in order (the default selection). */
+  readonly readableFields: readonly ResolvedField[];
+  /** Groups that must be unique together (single unique fields included). */
+  readonly uniqueGroups: readonly (readonly ResolvedField[])[];
+  /** Indexes of the main and translation tables. */
+  readonly indexes: readonly ResolvedIndex[];
+  /** Fields elsewhere pointing here; filled once every collection is resolved. */
+  readonly incoming: IncomingReference[];
+}
+
+const COLLECTION_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
+
+/**
+ * A PostgreSQL-safe index name: readable when short, hashed when longer than 63 bytes.
+ *
+ * @example
+ * ```ts
+ * import { indexName } from "./resolve.ts";
+ * indexName("Posts", ["title"], false); // "Posts__title__idx"
+ * ```
+ */
+export function indexName(
+  table: string,
+  columns: readonly string[],
+  unique: boolean,
+): string {
+  const name = `${table}__${columns.join("_")}__${unique ? "uniq" : "idx"}`;
+  if (name.length <= 63) return name;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return `${name.slice(0, 50)}_${hash.toString(16).padStart(8, "0")}`;
+}
+
+function resolveField(
+  collection: string,
+  name: string,
+  definition: FieldOptions & { type: string },
+  types: Readonly<Record<string, FieldType>>,
+  dialect: SqlDialect,
+): ResolvedField {
+  const where = `${collection}.${name}`;
+  const type = Object.hasOwn(types, definition.type)
+    ? types[definition.type]
+    : undefined;
+  if (!type) {
+    throw new Error(`Unknown field type "${definition.type}" for ${where}`);
+  }
+  const { type: _type, ...own } = definition;
+  const options: FieldOptions = { ...type.defaults, ...own };
+  const problem = type.checkOptions?.(options);
+  if (problem) throw new Error(`Invalid field ${where}: ${problem}`);
+  const kind = type.kind;
+  const relation = kind === "record" || kind === "records";
+  if (relation && options.translatable) {
+    throw new Error(`Invalid field ${where}: relations cannot be translatable`);
+  }
+  if (
+    (kind === "multiSelect" || kind === "records") &&
+    (options.unique || options.index)
+  ) {
+    throw new Error(
+      `Invalid field ${where}: "unique" and "index" do not apply to lists`,
+    );
+  }
+  const nullable = options.nullable === true;
+  if (options.onDelete === "setNull" && !nullable) {
+    throw new Error(
+      `Invalid field ${where}: onDelete "setNull" needs nullable: true`,
+    );
+  }
+  const hasDefault = "default" in options && options.default !== undefined;
+  const writable = options.writable !== false;
+  if (!writable && !nullable && !hasDefault) {
+    throw new Error(
+      `Invalid field ${where}: writable: false needs nullable: true or a default`,
+    );
+  }
+  const storage: FieldStorageKind = kind === "records"
+    ? "junction"
+    : options.translatable
+    ? "translation"
+    : "column";
+  const kindStorage = KIND_STORAGE[kind];
+  const columnType = storage === "junction"
+    ? null
+    : (type.columnType ?? kindStorage.columnType)(dialect);
+  const toDbRaw = type.toDb ?? kindStorage.toDb;
+  const fromDbRaw = type.fromDb ?? kindStorage.fromDb;
+  const toDb = toDbRaw
+    ? (value: unknown) =>
+      value === null || value === undefined ? null : toDbRaw(value, dialect)
+    : (value: unknown) => value ?? null;
+  const fromDb = fromDbRaw
+    ? (value: unknown) =>
+      value === null || value === undefined ? null : fromDbRaw(value, dialect)
+    : undefined;
+  const fallback = options.default;
+  const defaultValue = typeof fallback === "function"
+    ? () => (fallback as () => unknown)()
+    : fallback !== null && typeof fallback === "object"
+    ? () => structuredClone(fallback)
+    : () => fallback;
+  const onDelete: RecordOnDelete | undefined = kind === "record"
+    ? options.onDelete ?? "restrict"
+    : kind === "records"
+    ? options.onDelete ?? "cascade"
+    : undefined;
+  return Object.freeze({
+    name,
+    collection,
+    type,
+    kind,
+    options: Object.freeze(options),
+    nullable,
+    readable: options.readable !== false,
+    writable,
+    immutable: options.immutable === true,
+    translatable: storage === "translation",
+    unique: options.unique === true,
+    index: options.index === true,
+    hasDefault,
+    storage,
+    columnType,
+    target: relation ? options.collection : undefined,
+    onDelete,
+    junctionTable: storage === "junction"
+      ? `${collection}__${name}`
+      : undefined,
+    typeSanitizers: type.sanitizers ?? [],
+    typeValidators: type.validators ?? [],
+    fieldSanitizers: options.sanitizers ?? [],
+    fieldValidators: options.validators ?? [],
+    toDb,
+    fromDb,
+    defaultValue,
+  });
+}
+
+function resolveCollection(
+  name: string,
+  definition: CollectionDefinition,
+  types: Readonly<Record<string, FieldType>>,
+  dialect: SqlDialect,
+): ResolvedCollection {
+  if (!COLLECTION_NAME.test(name) || name.includes("__")) {
+    throw new Error(
+      `Invalid collection name ${
+        JSON.stringify(name)
+      }: use a letter then letters, digits or single underscores (at most 40)`,
+    );
+  }
+  if (!definition || typeof definition.fields !== "object") {
+    throw new Error(`Collection ${name} has no fields`);
+  }
+  const fieldList = Object.entries(definition.fields).map(([field, def]) =>
+    resolveField(name, field, def, types, dialect)
+  );
+  const fields = new Map(fieldList.map((f) => [f.name, f]));
+  const translatedFields = fieldList.filter((f) => f.storage === "translation");
+  const translationTable = translatedFields.length > 0
+    ? `${name}__translations`
+    : null;
+  const indexes: ResolvedIndex[] = [];
+  const uniqueGroups: ResolvedField[][] = [];
+  const addIndex = (group: ResolvedField[], unique: boolean) => {
+    const translated = group.filter((f) => f.translatable).length;
+    if (translated > 0 && translated < group.length) {
+      throw new Error(
+        `Collection ${name}: an index cannot mix translatable and plain fields (${
+          group.map((f) => f.name).join(", ")
+        })`,
+      );
+    }
+    if (group.some((f) => f.storage === "junction")) {
+      throw new Error(
+        `Collection ${name}: records fields cannot be indexed (${
+          group.map((f) => f.name).join(", ")
+        })`,
+      );
+    }
+    const table = translated > 0 ? translationTable! : name;
+    const columns = group.map((f) => f.name);
+    // A translatable unique holds per locale.
+    if (translated > 0 && unique) columns.unshift("locale");
+    indexes.push({
+      name: indexName(table, columns, unique),
+      table,
+      columns,
+      unique,
+    });
+    if (unique) uniqueGroups.push(group);
+  };
+  for (const field of fieldList) {
+    if (field.unique) addIndex([field], true);
+    else if (field.index || field.kind === "record") addIndex([field], false);
+  }
+  const lookup = (names: readonly string[]) =>
+    names.map((n) => {
+      const f = fields.get(n);
+      if (!f) {
+        throw new Error(`Collection ${name}: unknown field ${n} in index`);
+      }
+      return f;
+    });
+  for (const group of definition.indexes ?? []) addIndex(lookup(group), false);
+  for (const group of definition.uniques ?? []) addIndex(lookup(group), true);
+  const seen = new Set<string>();
+  for (const index of indexes) {
+    if (seen.has(index.name)) {
+      throw new Error(
+        `Collection ${name}: the index over ${
+          index.columns.join(", ")
+        } is declared twice`,
+      );
+    }
+    seen.add(index.name);
+  }
+  return {
+    name,
+    definition,
+    table: name,
+    translationTable,
+    fields,
+    fieldList,
+    columnFields: fieldList.filter((f) => f.storage === "column"),
+    translatedFields,
+    junctionFields: fieldList.filter((f) => f.storage === "junction"),
+    readableFields: fieldList.filter((f) => f.readable),
+    uniqueGroups,
+    indexes,
+    incoming: [],
+  };
+}
+
+/**
+ * Resolves every collection and links references (each target learns who points at it).
+ *
+ * @example
+ * ```ts
+ * import { resolveCollections } from "./resolve.ts";
+ * import { builtinFieldTypes } from "./field_types.ts";
+ * import { defineCollection, field } from "./define.ts";
+ * const map = resolveCollections(
+ *   { Posts: defineCollection({ fields: { title: field("text") } }) },
+ *   builtinFieldTypes,
+ *   "sqlite",
+ * );
+ * map.get("Posts")!.table; // "Posts"
+ * ```
+ */
+export function resolveCollections(
+  definitions: Readonly<Record<string, CollectionDefinition>>,
+  types: Readonly<Record<string, FieldType>>,
+  dialect: SqlDialect,
+): Map<string, ResolvedCollection> {
+  const resolved = new Map<string, ResolvedCollection>();
+  const lowerNames = new Map<string, string>();
+  for (const [name, definition] of Object.entries(definitions)) {
+    // PostgreSQL identifiers are case-sensitive when quoted, but tools are not; a second
+    // collection differing only by case is almost surely a mistake.
+    const lower = name.toLowerCase();
+    if (lowerNames.has(lower)) {
+      throw new Error(
+        `Collections ${lowerNames.get(lower)} and ${name} differ only by case`,
+      );
+    }
+    lowerNames.set(lower, name);
+    resolved.set(name, resolveCollection(name, definition, types, dialect));
+  }
+  for (const collection of resolved.values()) {
+    for (const field of collection.fieldList) {
+      if (!field.target) continue;
+      const target = resolved.get(field.target);
+      if (!target) {
+        throw new Error(
+          `${collection.name}.${field.name} references unknown collection ${field.target}`,
+        );
+      }
+      target.incoming.push({ from: collection, field });
+    }
+  }
+  return resolved;
+}

@@ -1,0 +1,56 @@
+/**
+ * `date`: a real calendar date as `YYYY-MM-DD` (stored as text, which sorts
+ * chronologically); `min`/`max` are dates in the same form.
+ *
+ * @module
+ */
+
+import type { FieldType } from "../field_types.ts";
+import type { Validator } from "../define.ts";
+import { checkRange, issue } from "./_checks.ts";
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * Whether `value` is a real calendar date written `YYYY-MM-DD`.
+ *
+ * @example
+ * ```ts
+ * import { isCalendarDate } from "./date.ts";
+ * isCalendarDate("2024-02-29"); // true
+ * isCalendarDate("2023-02-29"); // false
+ * ```
+ */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [+match[1], +match[2], +match[3]];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // Date.UTC maps years 0-99 to 1900-1999; only the day count of February matters.
+  const leapFix = year < 100 && month === 2
+    ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28)
+    : days;
+  return day <= leapFix;
+}
+
+const isDate: Validator = (value) => {
+  if (typeof value !== "string") return issue("invalidType");
+  return isCalendarDate(value) ? undefined : issue("invalidDate");
+};
+
+/** The `date` field type. */
+export const dateType: FieldType = Object.freeze<FieldType>({
+  name: "date",
+  kind: "date",
+  validators: Object.freeze([isDate, checkRange]),
+  checkOptions: (options) => {
+    for (const key of ["min", "max"] as const) {
+      if (options[key] !== undefined && !isCalendarDate(options[key])) {
+        return `"${key}" must be a date written YYYY-MM-DD`;
+      }
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * `integer`: a safe integer (|n| ≤ 2^53 - 1); `min`/`max` bound the value.
+ *
+ * @module
+ */
+
+import type { FieldType } from "../field_types.ts";
+import type { FieldOptions, Validator } from "../define.ts";
+import { checkRange, issue } from "./_checks.ts";
+
+const isInteger: Validator = (value) => {
+  if (typeof value !== "number") return issue("invalidType");
+  return Number.isSafeInteger(value) ? undefined : issue("invalidInteger");
+};
+
+/** Checks `min`/`max` are numbers. */
+export function checkNumberOptions(
+  options: Readonly<FieldOptions>,
+): string | undefined {
+  for (const key of ["min", "max"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "number") {
+      return `"${key}" must be a number`;
+    }
+  }
+  return undefined;
+}
+
+/** The `integer` field type. */
+export const integerType: FieldType = Object.freeze<FieldType>({
+  name: "integer",
+  kind: "integer",
+  validators: Object.freeze([isInteger, checkRange]),
+  checkOptions: checkNumberOptions,
+});

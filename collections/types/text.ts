@@ -1,0 +1,54 @@
+/**
+ * `text`: a string. Not trimmed; `''` is refused unless `allowEmpty`; `min`/`max` bound the
+ * length in code points.
+ *
+ * @module
+ */
+
+import type { FieldType } from "../field_types.ts";
+import type { FieldOptions, Validator } from "../define.ts";
+import { issue } from "./_checks.ts";
+
+function length(value: string): number {
+  // Only strings with surrogate pairs need the slower code-point count.
+  return /[\uD800-\uDBFF]/.test(value) ? [...value].length : value.length;
+}
+
+const isString: Validator = (value) =>
+  typeof value === "string" ? undefined : issue("invalidType");
+
+const notEmpty: Validator = (value, ctx) =>
+  value === "" && !ctx.options.allowEmpty ? issue("empty") : undefined;
+
+const lengthRange: Validator = (value, ctx) => {
+  const { min, max } = ctx.options;
+  if (min === undefined && max === undefined) return undefined;
+  const n = length(value as string);
+  if (typeof min === "number" && n < min) return issue("tooShort", { min });
+  if (typeof max === "number" && n > max) return issue("tooLong", { max });
+  return undefined;
+};
+
+/** Checks `min`/`max` are non-negative integers (lengths). */
+export function checkLengthOptions(
+  options: Readonly<FieldOptions>,
+): string | undefined {
+  for (const key of ["min", "max"] as const) {
+    const value = options[key];
+    if (
+      value !== undefined &&
+      !(Number.isSafeInteger(value) && (value as number) >= 0)
+    ) {
+      return `"${key}" must be a non-negative integer length`;
+    }
+  }
+  return undefined;
+}
+
+/** The `text` field type. */
+export const textType: FieldType = Object.freeze<FieldType>({
+  name: "text",
+  kind: "text",
+  validators: Object.freeze([isString, notEmpty, lengthRange]),
+  checkOptions: checkLengthOptions,
+});

@@ -1,0 +1,58 @@
+// Static assets answered with a strong ETag, 304 on a matching
+// If-None-Match, and long caching when the URL carries the content version.
+import { createHash } from "node:crypto";
+import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
+
+/** A handler serving one string asset, and the version its URL may carry. */
+export interface AssetRoute {
+  /** The route handler. */
+  readonly handler: HandlerDefinition;
+  /** A short hash of the content, used as `?v=` in asset URLs. */
+  readonly version: string;
+  /** The quoted strong entity tag. */
+  readonly etag: string;
+}
+
+/** Revalidated on every use: the URL alone does not pin the content. */
+export const REVALIDATE = "no-cache";
+/** For a URL whose `?v=` names this exact content. */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** A short, URL-safe hash of `text`. */
+export function contentVersion(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 16);
+}
+
+/**
+ * Whether an `If-None-Match` header matches `etag`, by the weak comparison
+ * RFC 9110 prescribes for it (`W/` prefixes are ignored; `*` matches).
+ */
+export function etagMatches(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  const own = etag.replace(/^W\//, "");
+  return header.split(",").some((candidate) => {
+    const tag = candidate.trim();
+    return tag === "*" || tag.replace(/^W\//, "") === own;
+  });
+}
+
+/** Builds the route serving `body` as `contentType`. */
+export function assetRoute(body: string, contentType: string): AssetRoute {
+  const version = contentVersion(body);
+  const etag = `"${version}"`;
+  const handler = defineHandler((event) => {
+    const headers = new Headers({
+      etag,
+      "cache-control": event.query.get("v") === version
+        ? IMMUTABLE
+        : REVALIDATE,
+      "x-content-type-options": "nosniff",
+    });
+    if (etagMatches(event.request.headers.get("if-none-match"), etag)) {
+      return new Response(null, { status: 304, headers });
+    }
+    headers.set("content-type", contentType);
+    return new Response(body, { status: 200, headers });
+  });
+  return { handler, version, etag };
+}

@@ -1,0 +1,87 @@
+// The HTML shell route: fills in the base path and asset URLs and answers
+// with a strict content-security-policy.
+import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
+import type { StrataEvent } from "../router/event.ts";
+import { notFound } from "../router/errors.ts";
+import { indexHtml } from "./assets/index_html.ts";
+
+/** No inline script or style anywhere: everything comes from the assets. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+}
+
+/**
+ * The `api.basePath` of a request: its URL path minus the bare route path.
+ * Segments are counted rather than compared as text, because the bare path is
+ * in canonical form (percent-escapes normalised) and the URL path as sent.
+ */
+export function basePathOf(event: Pick<StrataEvent, "url" | "path">): string {
+  const sent = event.url.pathname.split("/");
+  const bare = event.path.split("/");
+  const keep = sent.length - bare.length + 1;
+  if (keep < 1) return "";
+  return sent.slice(0, keep).join("/");
+}
+
+/** The shell for a base path, linking the assets at their versions. */
+export function renderShell(
+  base: string,
+  versions: { readonly app: string; readonly styles: string },
+): string {
+  const assets = `${base}/dashboard/assets/`;
+  const fill: Record<string, string> = {
+    base,
+    scriptSrc: `${assets}app.js?v=${versions.app}`,
+    stylesHref: `${assets}styles.css?v=${versions.styles}`,
+  };
+  return indexHtml.replace(
+    /\{\{(\w+)\}\}/g,
+    (_, name: string) => escapeHtml(fill[name] ?? ""),
+  );
+}
+
+/** Paths under `/dashboard` that are never pages. */
+const RESERVED = /^(assets|api)(\/|$)/;
+
+/** The route answering `/dashboard` and `/dashboard/[...path]` with the shell. */
+export function shellRoute(
+  versions: { readonly app: string; readonly styles: string },
+): HandlerDefinition {
+  return defineHandler((event) => {
+    const rest = event.params.path;
+    if (rest !== undefined && RESERVED.test(rest)) return notFound();
+    const body = renderShell(basePathOf(event), versions);
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-cache",
+        "content-security-policy": CONTENT_SECURITY_POLICY,
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "DENY",
+        "referrer-policy": "same-origin",
+      },
+    });
+  });
+}

@@ -1,0 +1,788 @@
+/**
+ * The dashboard's style sheet, served at `/dashboard/assets/styles.css`.
+ *
+ * A string because the package may be imported from a URL and can never read
+ * its own files. Keep backticks and `${` out of it.
+ *
+ * @module
+ */
+
+/** The CSS source of the dashboard's style sheet. */
+export const stylesCss: string = String.raw`
+/* Strata dashboard: neutral, system font, readable from 320 px up. */
+:root {
+  color-scheme: light dark;
+  --bg: #f5f6f8;
+  --surface: #ffffff;
+  --surface-2: #f0f2f5;
+  --text: #1c2230;
+  --muted: #5a6475;
+  --border: #d8dce3;
+  --accent: #2d5bd0;
+  --accent-hover: #2149ad;
+  --accent-text: #ffffff;
+  --danger: #b42318;
+  --danger-hover: #912018;
+  --danger-bg: #fdecea;
+  --ok: #18794e;
+  --focus: #2d5bd0;
+  --radius: 8px;
+  --shadow: 0 1px 2px rgb(16 24 40 / 0.06), 0 1px 3px rgb(16 24 40 / 0.08);
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue",
+    Arial, sans-serif;
+  font-size: 100%;
+  line-height: 1.5;
+  color: var(--text);
+  background: var(--bg);
+}
+
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #13161b;
+    --surface: #1c2027;
+    --surface-2: #242932;
+    --text: #e5e8ec;
+    --muted: #9ba4b3;
+    --border: #363c47;
+    --accent: #7b9bff;
+    --accent-hover: #9bb3ff;
+    --accent-text: #0b1020;
+    --danger: #ff8b80;
+    --danger-hover: #ffaaa1;
+    --danger-bg: #3b1e1c;
+    --ok: #5fd39a;
+    --focus: #9bb3ff;
+    --shadow: none;
+  }
+}
+
+*,
+*::before,
+*::after {
+  box-sizing: border-box;
+}
+
+html,
+body {
+  margin: 0;
+  min-height: 100%;
+}
+
+body {
+  min-height: 100vh;
+}
+
+a {
+  color: var(--accent);
+}
+
+a:hover {
+  color: var(--accent-hover);
+}
+
+:focus-visible {
+  outline: 3px solid var(--focus);
+  outline-offset: 2px;
+  border-radius: 4px;
+}
+
+h1:focus,
+main:focus {
+  outline: none;
+}
+
+h1 {
+  font-size: 1.5rem;
+  line-height: 1.25;
+  margin: 0 0 1rem;
+}
+
+h2 {
+  font-size: 1.125rem;
+  margin: 0;
+}
+
+.visually-hidden {
+  position: absolute !important;
+  width: 1px;
+  height: 1px;
+  padding: 0;
+  margin: -1px;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+  white-space: nowrap;
+  border: 0;
+}
+
+/* Header */
+
+.topbar {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.5rem 1.5rem;
+  padding: 0.75rem 1.5rem;
+  background: var(--surface);
+  border-bottom: 1px solid var(--border);
+}
+
+.brand {
+  display: inline-flex;
+  align-items: center;
+  gap: 0.5rem;
+  font-weight: 700;
+  font-size: 1.125rem;
+  color: var(--text);
+  text-decoration: none;
+}
+
+.brand:hover {
+  color: var(--text);
+}
+
+.brand-mark {
+  display: inline-block;
+  width: 1.25rem;
+  height: 1.25rem;
+  border-radius: 4px;
+  background: linear-gradient(
+    180deg,
+    var(--accent) 0 30%,
+    transparent 30% 35%,
+    var(--accent) 35% 65%,
+    transparent 65% 70%,
+    var(--accent) 70%
+  );
+}
+
+.topnav {
+  display: flex;
+  gap: 0.25rem;
+  flex: 1 1 auto;
+}
+
+.topnav a {
+  padding: 0.375rem 0.75rem;
+  border-radius: var(--radius);
+  color: var(--muted);
+  text-decoration: none;
+  font-weight: 500;
+}
+
+.topnav a:hover {
+  color: var(--text);
+  background: var(--surface-2);
+}
+
+.topnav a[aria-current="page"] {
+  color: var(--text);
+  background: var(--surface-2);
+}
+
+.session {
+  display: flex;
+  align-items: center;
+  flex-wrap: wrap;
+  gap: 0.75rem;
+  margin-left: auto;
+}
+
+.signed-in {
+  color: var(--muted);
+  font-size: 0.875rem;
+  overflow-wrap: anywhere;
+}
+
+/* Loading indicator: shown only when loading takes a moment. */
+
+.status {
+  position: fixed;
+  top: 0.75rem;
+  left: 50%;
+  transform: translateX(-50%);
+  z-index: 10;
+  margin: 0;
+  padding: 0.25rem 0.75rem;
+  border-radius: 999px;
+  background: var(--text);
+  color: var(--bg);
+  font-size: 0.875rem;
+  pointer-events: none;
+}
+
+.status:empty {
+  display: none;
+}
+
+.status:not(:empty) {
+  animation: appear 150ms ease-out 400ms both;
+}
+
+@keyframes appear {
+  from {
+    opacity: 0;
+  }
+  to {
+    opacity: 1;
+  }
+}
+
+/* Main area */
+
+.main {
+  padding: 1.5rem;
+  max-width: 80rem;
+  margin: 0 auto;
+}
+
+.card {
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: calc(var(--radius) * 1.5);
+  box-shadow: var(--shadow);
+  padding: 1.5rem;
+}
+
+.card-narrow {
+  max-width: 26rem;
+  margin: 2rem auto;
+}
+
+.card-medium {
+  max-width: 36rem;
+  margin: 0 auto;
+}
+
+.intro {
+  color: var(--muted);
+  margin: -0.5rem 0 1.25rem;
+  overflow-wrap: anywhere;
+}
+
+.empty {
+  color: var(--muted);
+}
+
+.layout {
+  display: grid;
+  grid-template-columns: 14rem minmax(0, 1fr);
+  gap: 1.5rem;
+  align-items: start;
+}
+
+.sidebar {
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: calc(var(--radius) * 1.5);
+  padding: 0.75rem;
+}
+
+.sidebar-title {
+  font-size: 0.75rem;
+  text-transform: uppercase;
+  letter-spacing: 0.06em;
+  color: var(--muted);
+  padding: 0.25rem 0.5rem 0.5rem;
+}
+
+.sidebar ul {
+  list-style: none;
+  margin: 0;
+  padding: 0;
+}
+
+.sidebar a {
+  display: block;
+  padding: 0.375rem 0.5rem;
+  border-radius: var(--radius);
+  color: var(--text);
+  text-decoration: none;
+  overflow-wrap: anywhere;
+}
+
+.sidebar a:hover {
+  background: var(--surface-2);
+}
+
+.sidebar a[aria-current="page"] {
+  background: var(--accent);
+  color: var(--accent-text);
+}
+
+.content {
+  min-width: 0;
+}
+
+/* Forms */
+
+.form {
+  display: grid;
+  gap: 1rem;
+}
+
+.field {
+  display: grid;
+  gap: 0.25rem;
+}
+
+.field label {
+  font-weight: 600;
+  font-size: 0.9375rem;
+}
+
+.field-check {
+  grid-template-columns: auto 1fr;
+  align-items: center;
+  column-gap: 0.5rem;
+}
+
+.field-check label {
+  font-weight: 500;
+}
+
+.field-check .field-error,
+.field-check .hint {
+  grid-column: 1 / -1;
+}
+
+input,
+select,
+button,
+textarea {
+  font: inherit;
+  color: inherit;
+}
+
+input[type="text"],
+input[type="email"],
+input[type="password"],
+input[type="search"],
+input[type="number"],
+input[type="date"],
+input[type="time"],
+input[type="datetime-local"],
+select {
+  width: 100%;
+  min-height: 2.5rem;
+  padding: 0.4375rem 0.625rem;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--surface);
+}
+
+select[multiple] {
+  min-height: 0;
+  padding: 0.25rem;
+}
+
+input[type="checkbox"] {
+  width: 1.125rem;
+  height: 1.125rem;
+  margin: 0;
+  accent-color: var(--accent);
+}
+
+input:disabled,
+select:disabled {
+  opacity: 0.6;
+}
+
+input[aria-invalid="true"],
+select[aria-invalid="true"] {
+  border-color: var(--danger);
+}
+
+.field-error {
+  margin: 0;
+  color: var(--danger);
+  font-size: 0.875rem;
+}
+
+.hint {
+  margin: 0;
+  color: var(--muted);
+  font-size: 0.875rem;
+}
+
+.actions {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: flex-end;
+  gap: 0.5rem;
+}
+
+.saved {
+  margin: 0 auto 0 0;
+  color: var(--ok);
+  font-weight: 500;
+}
+
+.alert {
+  margin: 0 0 1rem;
+  padding: 0.625rem 0.875rem;
+  border-radius: var(--radius);
+}
+
+.form .alert {
+  margin: 0;
+}
+
+.form-alert:empty {
+  display: none;
+}
+
+.alert-error {
+  color: var(--danger);
+  background: var(--danger-bg);
+  border: 1px solid var(--danger);
+}
+
+/* Buttons */
+
+.button {
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  gap: 0.375rem;
+  min-height: 2.5rem;
+  padding: 0.4375rem 1rem;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--surface);
+  color: var(--text);
+  font-weight: 500;
+  line-height: 1.2;
+  cursor: pointer;
+  white-space: nowrap;
+}
+
+.button:hover:not(:disabled) {
+  background: var(--surface-2);
+}
+
+.button:disabled {
+  cursor: not-allowed;
+  opacity: 0.5;
+}
+
+.button-primary {
+  background: var(--accent);
+  border-color: var(--accent);
+  color: var(--accent-text);
+}
+
+.button-primary:hover:not(:disabled) {
+  background: var(--accent-hover);
+  border-color: var(--accent-hover);
+}
+
+.button-danger {
+  background: var(--surface);
+  border-color: var(--danger);
+  color: var(--danger);
+}
+
+.button-danger:hover:not(:disabled) {
+  background: var(--danger-bg);
+}
+
+.dialog .button-danger {
+  background: var(--danger);
+  color: var(--surface);
+}
+
+.dialog .button-danger:hover:not(:disabled) {
+  background: var(--danger-hover);
+  border-color: var(--danger-hover);
+}
+
+.button-quiet {
+  border-color: transparent;
+  background: transparent;
+}
+
+.button-small {
+  min-height: 2rem;
+  padding: 0.25rem 0.625rem;
+  font-size: 0.875rem;
+}
+
+.button-icon {
+  min-width: 2.5rem;
+  padding: 0;
+  font-size: 1.5rem;
+  line-height: 1;
+}
+
+/* Collection toolbar, table, pagination */
+
+.toolbar {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: end;
+  gap: 0.75rem 1rem;
+  margin-bottom: 1rem;
+}
+
+.filter {
+  display: grid;
+  gap: 0.25rem;
+  flex: 1 1 18rem;
+}
+
+.filter label,
+.locale label {
+  font-weight: 600;
+  font-size: 0.9375rem;
+}
+
+.filter-row {
+  display: flex;
+  gap: 0.5rem;
+}
+
+.filter-row input {
+  flex: 1 1 auto;
+  min-width: 0;
+}
+
+.locale {
+  display: grid;
+  gap: 0.25rem;
+}
+
+.locale select {
+  width: auto;
+  min-width: 6rem;
+}
+
+.toolbar > .button-primary {
+  margin-left: auto;
+}
+
+.count {
+  margin: 0 0 0.5rem;
+  color: var(--muted);
+  font-size: 0.875rem;
+}
+
+.table-wrap {
+  /* Contains the visually hidden header text, which would widen the page. */
+  position: relative;
+  overflow-x: auto;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: calc(var(--radius) * 1.5);
+  box-shadow: var(--shadow);
+}
+
+.records {
+  width: 100%;
+  border-collapse: collapse;
+  font-size: 0.9375rem;
+}
+
+.records th,
+.records td {
+  padding: 0.5rem 0.75rem;
+  text-align: left;
+  border-bottom: 1px solid var(--border);
+  vertical-align: middle;
+}
+
+.records tbody tr:last-child td {
+  border-bottom: 0;
+}
+
+.records tbody tr:hover {
+  background: var(--surface-2);
+}
+
+.records th {
+  font-size: 0.8125rem;
+  font-weight: 600;
+  color: var(--muted);
+  white-space: nowrap;
+  background: var(--surface-2);
+}
+
+.records td {
+  max-width: 22rem;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+}
+
+.records .cell-integer,
+.records .cell-number {
+  text-align: right;
+  font-variant-numeric: tabular-nums;
+}
+
+.records .cell-record,
+.records .cell-records {
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 0.8125rem;
+}
+
+.sort {
+  display: inline-flex;
+  align-items: center;
+  gap: 0.25rem;
+  padding: 0.125rem 0.25rem;
+  margin: -0.125rem -0.25rem;
+  border: 0;
+  background: none;
+  color: inherit;
+  font: inherit;
+  cursor: pointer;
+  border-radius: 4px;
+}
+
+.sort:hover {
+  color: var(--text);
+}
+
+.sort-mark::after {
+  content: "↕";
+  opacity: 0.35;
+}
+
+.sort-mark.sort-ascending::after {
+  content: "↑";
+  opacity: 1;
+}
+
+.sort-mark.sort-descending::after {
+  content: "↓";
+  opacity: 1;
+}
+
+.row-actions {
+  text-align: right;
+  width: 1%;
+}
+
+.row-actions .button + .button {
+  margin-left: 0.375rem;
+}
+
+.pagination {
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.75rem;
+  margin-top: 1rem;
+}
+
+.page-status {
+  color: var(--muted);
+  font-size: 0.875rem;
+  text-align: center;
+}
+
+/* Dialogs */
+
+.dialog {
+  width: min(36rem, calc(100vw - 2rem));
+  max-height: calc(100vh - 2rem);
+  padding: 1.25rem 1.5rem 1.5rem;
+  border: 1px solid var(--border);
+  border-radius: calc(var(--radius) * 1.5);
+  background: var(--surface);
+  color: var(--text);
+  box-shadow: 0 12px 32px rgb(16 24 40 / 0.24);
+}
+
+.dialog::backdrop {
+  background: rgb(16 24 40 / 0.45);
+}
+
+.dialog-head {
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 1rem;
+  margin-bottom: 1rem;
+}
+
+.dialog-message {
+  margin: 0 0 1.25rem;
+}
+
+/* Narrow screens (phones, 375 px) */
+
+@media (max-width: 720px) {
+  .topbar {
+    padding: 0.625rem 1rem;
+  }
+
+  .session {
+    margin-left: 0;
+    width: 100%;
+    justify-content: space-between;
+  }
+
+  .main {
+    padding: 1rem;
+  }
+
+  .card {
+    padding: 1.125rem;
+  }
+
+  .card-narrow {
+    margin: 0.5rem auto;
+  }
+
+  .layout {
+    grid-template-columns: minmax(0, 1fr);
+    gap: 1rem;
+  }
+
+  .sidebar {
+    padding: 0.5rem;
+  }
+
+  .sidebar-title {
+    display: none;
+  }
+
+  .sidebar ul {
+    display: flex;
+    gap: 0.25rem;
+    overflow-x: auto;
+  }
+
+  .sidebar a {
+    white-space: nowrap;
+    overflow-wrap: normal;
+  }
+
+  .toolbar > .button-primary {
+    margin-left: 0;
+    width: 100%;
+  }
+
+  .locale {
+    flex: 1 1 auto;
+  }
+
+  .locale select {
+    width: 100%;
+  }
+
+  .records td {
+    max-width: 12rem;
+  }
+
+  .actions .button {
+    flex: 1 1 auto;
+  }
+
+  .saved {
+    width: 100%;
+  }
+}
+`;

@@ -1,0 +1,3 @@
+import { defineHandler } from "../../../mod.ts";
+
+export default defineHandler(() => ({ name: "Strata example blog" }));

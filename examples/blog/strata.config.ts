@@ -1,0 +1,5 @@
+import { defineConfig } from "../../mod.ts";
+
+export default defineConfig({
+  collections: { locales: ["en", "de"], defaultLocale: "en" },
+});

@@ -1,0 +1,125 @@
+/**
+ * Request bodies: buffered under a size limit before the handler runs, parsed as JSON on demand.
+ *
+ * @module
+ */
+import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors.ts";
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Reads the whole body of `request`, refusing with 413 as soon as it passes `limit` bytes
+ * (chunked bodies without Content-Length included). Returns `null` when there is no body.
+ *
+ * @example
+ * ```ts
+ * import { readBodyWithLimit } from "./body.ts";
+ * const bytes = await readBodyWithLimit(new Request("http://x/", { method: "POST", body: "{}" }), 1024);
+ * ```
+ */
+export async function readBodyWithLimit(
+  request: Request,
+  limit: number,
+): Promise<Uint8Array | null> {
+  if (request.body === null) return null;
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) {
+    await request.body.cancel().catch(() => {});
+    throw payloadTooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Whether a Content-Type header names JSON (`application/json` or any `*+json`).
+ *
+ * @example
+ * ```ts
+ * import { isJsonContentType } from "./body.ts";
+ * isJsonContentType("application/merge-patch+json; charset=utf-8"); // true
+ * ```
+ */
+export function isJsonContentType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semi = contentType.indexOf(";");
+  const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim()
+    .toLowerCase();
+  return type === "application/json" ||
+    (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/** Whether the JSON text nests arrays/objects deeper than `max`; strings are skipped. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses buffered body bytes as JSON: 415 for another content type, 400 for an empty,
+ * malformed or too deeply nested body.
+ *
+ * @example
+ * ```ts
+ * import { parseJsonBody } from "./body.ts";
+ * parseJsonBody(new TextEncoder().encode('{"a":1}'), "application/json"); // { a: 1 }
+ * ```
+ */
+export function parseJsonBody(
+  bytes: Uint8Array | null,
+  contentType: string | null,
+): unknown {
+  if (bytes === null || bytes.byteLength === 0) {
+    throw badRequest("The request body is empty");
+  }
+  if (!isJsonContentType(contentType)) {
+    throw unsupportedMediaType("The request body must be JSON");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest("The request body is not valid UTF-8");
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw badRequest(
+      `The request body nests deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("The request body is not valid JSON");
+  }
+}

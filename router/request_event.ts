@@ -1,0 +1,89 @@
+/**
+ * The concrete event the dispatcher creates per request.
+ *
+ * @module
+ */
+import type { StrataEvent } from "./event.ts";
+import { parseJsonBody, readBodyWithLimit } from "./body.ts";
+
+/** A promise handed to `waitUntil`, tracked until it settles or its time is up. */
+export type WaitUntilSink = (
+  promise: Promise<unknown>,
+  timeout: number,
+) => void;
+
+/** The event of one request; {@link StrataEvent} is its public face. */
+export class RequestEvent implements StrataEvent {
+  readonly request: Request;
+  readonly method: string;
+  readonly path: string;
+  params: Record<string, string>;
+  readonly context: Record<string, unknown> = {};
+  status: number | undefined = undefined;
+  readonly ip: string;
+  /** What owns this request (the app), for ambient helpers. */
+  readonly owner: unknown;
+  /** Body size limit in bytes (`Infinity` when lifted). */
+  maxBodySize = Infinity;
+  /** `waitUntil` time limit in ms (`Infinity` when lifted). */
+  waitUntilTimeout = Infinity;
+  #url: URL | undefined;
+  #search: string;
+  #query: URLSearchParams | undefined;
+  #headers: Headers | undefined;
+  #bytes: Promise<Uint8Array | null> | undefined;
+  #json: Promise<unknown> | undefined;
+  #waitUntil: WaitUntilSink;
+
+  constructor(
+    request: Request,
+    path: string,
+    search: string,
+    params: Record<string, string>,
+    ip: string,
+    owner: unknown,
+    waitUntil: WaitUntilSink,
+  ) {
+    this.request = request;
+    this.method = request.method;
+    this.path = path;
+    this.#search = search;
+    this.params = params;
+    this.ip = ip;
+    this.owner = owner;
+    this.#waitUntil = waitUntil;
+  }
+
+  get url(): URL {
+    return this.#url ??= new URL(this.request.url);
+  }
+
+  get query(): URLSearchParams {
+    return this.#query ??= new URLSearchParams(this.#search);
+  }
+
+  get headers(): Headers {
+    return this.#headers ??= new Headers();
+  }
+
+  /** Whether any response header was set, without creating the Headers object. */
+  get hasHeaders(): boolean {
+    return this.#headers !== undefined;
+  }
+
+  /** Buffers the body under the size limit (413 past it); called before the handler runs. */
+  bufferBody(): Promise<Uint8Array | null> {
+    return this.#bytes ??= readBodyWithLimit(this.request, this.maxBodySize);
+  }
+
+  body<T = unknown>(): Promise<T> {
+    this.#json ??= this.bufferBody().then((bytes) =>
+      parseJsonBody(bytes, this.request.headers.get("content-type"))
+    );
+    return this.#json as Promise<T>;
+  }
+
+  waitUntil(promise: Promise<unknown>): void {
+    this.#waitUntil(promise, this.waitUntilTimeout);
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * The route matcher: a segment trie over canonical paths.
+ *
+ * @module
+ */
+
+import { decodeParam } from "./_decode_param.ts";
+import {
+  formatRoutePattern,
+  paramNames,
+  parseRoutePattern,
+  type RouteSegment,
+} from "./route_path.ts";
+
+/** A path and method that found a route. */
+export interface RouteMatch<T> {
+  /** The value the route was added with. */
+  value: T;
+  /** The params of the route, URI-decoded strings. */
+  params: Record<string, string>;
+}
+
+/**
+ * A path that matched one or more routes, none of which serves the method.
+ * The dispatcher answers 405 with an `Allow` header, or 204 with it for
+ * `OPTIONS`.
+ */
+export interface RouteMiss {
+  /**
+   * The methods served on the path, sorted: the union over every matching
+   * route, `HEAD` wherever `GET` is, and always `OPTIONS`.
+   */
+  allowed: string[];
+}
+
+/** A route at a node: its value and the names its params bind, in order. */
+interface Entry<T> {
+  value: T;
+  names: string[];
+  /** A param named `__proto__` must be defined, not assigned. */
+  definesProto: boolean;
+}
+
+/** A mixed segment such as `[a]-[b].json`: prefix, param, (text, param)*, suffix. */
+interface MixedEdge<T> {
+  key: string;
+  prefix: string;
+  middles: string[];
+  suffix: string;
+  literalLength: number;
+  node: Node<T>;
+}
+
+class Node<T> {
+  statics: Map<string, Node<T>> | null = null;
+  /**
+   * The static children again while they are few: comparing in place beats
+   * slicing the segment out and hashing it for the map.
+   */
+  staticTexts: string[] = [];
+  staticNodes: Node<T>[] = [];
+  mixed: MixedEdge<T>[] | null = null;
+  param: Node<T> | null = null;
+  catchAll: Node<T> | null = null;
+  /** Routes with an explicit method. */
+  methods: Map<string, Entry<T>> | null = null;
+  /** The suffixless route, serving every method the node has no route for. */
+  any: Entry<T> | null = null;
+}
+
+/** Per-match scratch space, reused: matching is synchronous. */
+interface Scratch {
+  /** Start and end offsets of each captured param, in pattern order. */
+  offsets: number[];
+  depth: number;
+  /** A node matched the path but did not serve the method. */
+  seen: boolean;
+  /** When set, every matching node's methods land here (405 pass). */
+  collect: Set<string> | null;
+}
+
+const SLASH = 47;
+/** Up to this many static children are compared in place, not hashed. */
+const FEW_STATICS = 4;
+
+/**
+ * A segment trie that maps a method and a canonical path (see
+ * `canonicalizePath`) to the value of the route that serves it.
+ *
+ * **Specificity.** Segments are compared left to right and the leftmost
+ * difference decides. For one segment the order is: static text, then mixed
+ * segments (text with params, such as `feed.[format]`), then a bare
+ * `[param]`, then `[...catchAll]`. Between two mixed segments that both match,
+ * the one with more literal characters wins; with equal counts, the one added
+ * first. When a branch fails deeper down (`/a/[x]/c` against `/a/b/d`), the
+ * next branch is tried (backtracking).
+ *
+ * **Methods.** The result is the most specific route that matches the path
+ * *and* serves the method, so `GET /posts/[id]` wins over a more specific
+ * `POST /posts/new` for `GET /posts/new`. On one node an explicit method
+ * wins over the suffixless `"*"` route. `HEAD` is served by the node's HEAD
+ * route, else its GET route, else `"*"`; `OPTIONS` only by an explicit
+ * OPTIONS or a `"*"` route.
+ *
+ * **Results.** A {@linkcode RouteMatch}; a {@linkcode RouteMiss} when routes
+ * match the path but none serves the method (405); `null` when no route
+ * matches the path (404).
+ *
+ * **Paths.** One trailing slash is tolerated (`/posts/` is `/posts`); a
+ * second one or an empty inner segment (`/a//b`) never matches. A catch-all
+ * needs at least one segment and binds the rest of the path joined by `/`.
+ * Mixed-segment params bind at least one character each, the earlier ones as
+ * few as possible. Params are decoded with `decodeURIComponent` (only when
+ * they hold a `%`); an escape that is not valid UTF-8 stays as raw text.
+ * Every match returns a fresh plain params object; a param named
+ * `__proto__` becomes an own property and never touches a prototype.
+ *
+ * @typeParam T The value stored per route, e.g. a handler.
+ *
+ * @example
+ * ```ts
+ * import { RouteTrie } from "./trie.ts";
+ *
+ * const trie = new RouteTrie<string>();
+ * trie.add("GET", "/posts/[id]", "show post");
+ * trie.add("*", "/files/[...path]", "files");
+ * trie.freeze();
+ *
+ * trie.match("GET", "/posts/42"); // { value: "show post", params: { id: "42" } }
+ * trie.match("POST", "/posts/42"); // { allowed: ["GET", "HEAD", "OPTIONS"] }
+ * trie.match("GET", "/files/a/b"); // { value: "files", params: { path: "a/b" } }
+ * trie.match("GET", "/nothing"); // null
+ * ```
+ */
+export class RouteTrie<T> {
+  #root = new Node<T>();
+  /** Nodes whose pattern is all static, by canonical path. */
+  #staticPaths = new Map<string, Node<T>>();
+  /**
+   * Per method, the route serving it on each all-static path (fallbacks
+   * resolved); `#staticAny` for methods no route names. Built lazily.
+   */
+  #staticByMethod: Record<string, Map<string, Entry<T>>> | null = null;
+  #staticAny = new Map<string, Entry<T>>();
+  #frozen = false;
+  #scratch: Scratch = { offsets: [], depth: 0, seen: false, collect: null };
+
+  /**
+   * Adds a route.
+   *
+   * @param method Upper-case method, or `"*"` for a route answering every
+   *   method its path has no explicit route for.
+   * @param segments The pattern, as segments from `parseRouteFile` or as a
+   *   pattern string such as `/posts/[id]`.
+   * @param value The value a match returns.
+   * @throws {Error} When the same method is added twice for the same node
+   *   (`/posts/[id]` and `/posts/[slug]` are the same node), for an invalid
+   *   pattern, or after {@linkcode RouteTrie.freeze}.
+   */
+  add(method: string, segments: RouteSegment[] | string, value: T): void {
+    const list = typeof segments === "string"
+      ? parseRoutePattern(segments)
+      : segments;
+    const pattern = formatRoutePattern(list);
+    if (this.#frozen) {
+      throw new Error(`Cannot add route ${method} ${pattern}: trie is frozen`);
+    }
+    if (method === "" || /\s/.test(method)) {
+      throw new Error(`Invalid method "${method}" for route ${pattern}`);
+    }
+    method = method.toUpperCase();
+    const names = list.flatMap(paramNames);
+    if (new Set(names).size !== names.length) {
+      throw new Error(
+        `Invalid route ${method} ${pattern}: a param name is used twice`,
+      );
+    }
+    if (list.some((s, i) => s.kind === "catchAll" && i !== list.length - 1)) {
+      throw new Error(
+        `Invalid route ${method} ${pattern}: a catch-all must be the last segment`,
+      );
+    }
+    let node = this.#root;
+    for (const segment of list) node = childFor(node, segment);
+    const entry: Entry<T> = {
+      value,
+      names,
+      definesProto: names.includes("__proto__"),
+    };
+    if (method === "*") {
+      if (node.any !== null) throw duplicate(method, pattern);
+      node.any = entry;
+    } else {
+      node.methods ??= new Map();
+      if (node.methods.has(method)) throw duplicate(method, pattern);
+      node.methods.set(method, entry);
+    }
+    if (list.every((segment) => segment.kind === "static")) {
+      this.#staticPaths.set(pattern, node);
+    }
+    this.#staticByMethod = null;
+  }
+
+  /**
+   * Finds the route serving `method` on `path`.
+   *
+   * @param method The request method, upper-case.
+   * @param path The canonical request path (see `canonicalizePath`).
+   * @returns The match; `{ allowed }` when the path matches but the method
+   *   does not (405); `null` when nothing matches the path (404).
+   */
+  match(method: string, path: string): RouteMatch<T> | RouteMiss | null {
+    let end = path.length;
+    if (end === 0 || path.charCodeAt(0) !== SLASH) return null;
+    if (end > 1 && path.charCodeAt(end - 1) === SLASH) {
+      end--;
+      if (end === 1) return null; // "//"
+    }
+    const byMethod = this.#staticByMethod ?? this.#compileStatic();
+    const known = (byMethod[method] ?? this.#staticAny).get(
+      end === path.length ? path : path.slice(0, end),
+    );
+    // An all-static route is the most specific match there is.
+    if (known !== undefined) return { value: known.value, params: {} };
+    const scratch = this.#scratch;
+    scratch.depth = 0;
+    scratch.seen = false;
+    const entry = end === 1
+      ? terminal(this.#root, method, scratch)
+      : find(this.#root, path, 1, end, method, scratch);
+    if (entry !== null) {
+      return {
+        value: entry.value,
+        params: buildParams(entry, path, scratch.offsets),
+      };
+    }
+    if (!scratch.seen) return null;
+    const allowed = new Set<string>();
+    scratch.collect = allowed;
+    try {
+      if (end === 1) terminal(this.#root, method, scratch);
+      else find(this.#root, path, 1, end, method, scratch);
+    } finally {
+      scratch.collect = null;
+    }
+    if (allowed.has("GET")) allowed.add("HEAD");
+    allowed.add("OPTIONS");
+    return { allowed: [...allowed].sort() };
+  }
+
+  #compileStatic(): Record<string, Map<string, Entry<T>>> {
+    const methods = new Set<string>();
+    for (const node of this.#staticPaths.values()) {
+      node.methods?.forEach((_, method) => methods.add(method));
+    }
+    if (methods.has("GET")) methods.add("HEAD");
+    // Keyed by request methods, so no inherited keys (`constructor`).
+    const byMethod: Record<string, Map<string, Entry<T>>> = Object.create(null);
+    for (const method of methods) {
+      const table = new Map<string, Entry<T>>();
+      for (const [path, node] of this.#staticPaths) {
+        const entry = serve(node, method);
+        if (entry !== null) table.set(path, entry);
+      }
+      byMethod[method] = table;
+    }
+    this.#staticAny.clear();
+    for (const [path, node] of this.#staticPaths) {
+      if (node.any !== null) this.#staticAny.set(path, node.any);
+    }
+    return this.#staticByMethod = byMethod;
+  }
+
+  /**
+   * Ends the boot phase: later {@linkcode RouteTrie.add} calls throw, so the
+   * table a running app matches against cannot change under it.
+   */
+  freeze(): void {
+    this.#frozen = true;
+    if (this.#staticByMethod === null) this.#compileStatic();
+  }
+}
+
+function duplicate(method: string, pattern: string): Error {
+  return new Error(
+    `Duplicate route ${method} ${pattern}: another route with the same method already matches the same paths`,
+  );
+}
+
+function childFor<T>(node: Node<T>, segment: RouteSegment): Node<T> {
+  switch (segment.kind) {
+    case "static": {
+      node.statics ??= new Map();
+      let child = node.statics.get(segment.value);
+      if (child === undefined) {
+        child = new Node();
+        node.statics.set(segment.value, child);
+        if (node.statics.size <= FEW_STATICS) {
+          node.staticTexts.push(segment.value);
+          node.staticNodes.push(child);
+        }
+      }
+      return child;
+    }
+    case "param":
+      return node.param ??= new Node();
+    case "catchAll":
+      return node.catchAll ??= new Node();
+    case "mixed": {
+      const edge = mixedEdge<T>(segment.parts);
+      node.mixed ??= [];
+      const same = node.mixed.find((other) => other.key === edge.key);
+      if (same !== undefined) return same.node;
+      // Stable: after every edge with at least as many literal characters.
+      let at = node.mixed.length;
+      while (at > 0 && node.mixed[at - 1].literalLength < edge.literalLength) {
+        at--;
+      }
+      node.mixed.splice(at, 0, edge);
+      return edge.node;
+    }
+  }
+}
+
+function mixedEdge<T>(parts: Array<string | { param: string }>): MixedEdge<T> {
+  const literals: string[] = [];
+  let pending = "";
+  for (const part of parts) {
+    if (typeof part === "string") {
+      pending += part;
+    } else {
+      literals.push(pending);
+      pending = "";
+    }
+  }
+  literals.push(pending);
+  const middles = literals.slice(1, -1);
+  if (literals.length < 2 || middles.includes("")) {
+    throw new Error(
+      `Invalid mixed segment ${
+        formatRoutePattern([{ kind: "mixed", parts }])
+      }: it needs params separated by text`,
+    );
+  }
+  return {
+    // NUL never occurs in a canonical path, so it cannot collide with text.
+    key: literals.join("\0"),
+    prefix: literals[0],
+    middles,
+    suffix: literals[literals.length - 1],
+    literalLength: literals.reduce((sum, text) => sum + text.length, 0),
+    node: new Node(),
+  };
+}
+
+/** The node's route for `method`, fallbacks included. */
+function serve<T>(node: Node<T>, method: string): Entry<T> | null {
+  const methods = node.methods;
+  if (methods !== null) {
+    const entry = methods.get(method) ??
+      (method === "HEAD" ? methods.get("GET") : undefined);
+    if (entry !== undefined) return entry;
+  }
+  return node.any;
+}
+
+/** The path ended at `node`: does it serve the method? */
+function terminal<T>(
+  node: Node<T>,
+  method: string,
+  scratch: Scratch,
+): Entry<T> | null {
+  const collect = scratch.collect;
+  if (collect !== null) {
+    // No node on the path has a "*" route here: it would have served.
+    node.methods?.forEach((_, name) => collect.add(name));
+    return null;
+  }
+  const entry = serve(node, method);
+  if (entry === null && node.methods !== null) scratch.seen = true;
+  return entry;
+}
+
+/**
+ * Depth-first search in specificity order from the segment starting at
+ * `start`; `end` excludes the tolerated trailing slash.
+ */
+function find<T>(
+  node: Node<T>,
+  path: string,
+  start: number,
+  end: number,
+  method: string,
+  scratch: Scratch,
+): Entry<T> | null {
+  let stop = path.indexOf("/", start);
+  if (stop === -1 || stop > end) stop = end;
+  if (stop === start) return null; // empty segment
+  const last = stop === end;
+  const next = stop + 1;
+  let found: Entry<T> | null;
+
+  if (node.statics !== null) {
+    const child = node.statics.size <= FEW_STATICS
+      ? staticChild(node, path, start, stop)
+      : node.statics.get(path.slice(start, stop));
+    if (child !== undefined) {
+      found = last
+        ? terminal(child, method, scratch)
+        : find(child, path, next, end, method, scratch);
+      if (found !== null) return found;
+    }
+  }
+
+  const offsets = scratch.offsets;
+  const depth = scratch.depth;
+  if (node.mixed !== null) {
+    for (const edge of node.mixed) {
+      if (!matchMixed(edge, path, start, stop, scratch)) continue;
+      found = last
+        ? terminal(edge.node, method, scratch)
+        : find(edge.node, path, next, end, method, scratch);
+      if (found !== null) return found;
+      scratch.depth = depth;
+    }
+  }
+
+  if (node.param !== null) {
+    offsets[depth] = start;
+    offsets[depth + 1] = stop;
+    scratch.depth = depth + 2;
+    found = last
+      ? terminal(node.param, method, scratch)
+      : find(node.param, path, next, end, method, scratch);
+    if (found !== null) return found;
+    scratch.depth = depth;
+  }
+
+  if (node.catchAll !== null) {
+    const gap = path.indexOf("//", start);
+    if (gap === -1 || gap >= end) {
+      offsets[depth] = start;
+      offsets[depth + 1] = end;
+      scratch.depth = depth + 2;
+      found = terminal(node.catchAll, method, scratch);
+      if (found !== null) return found;
+      scratch.depth = depth;
+    }
+  }
+  return null;
+}
+
+function staticChild<T>(
+  node: Node<T>,
+  path: string,
+  start: number,
+  stop: number,
+): Node<T> | undefined {
+  const texts = node.staticTexts;
+  const length = stop - start;
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i];
+    if (text.length === length && path.startsWith(text, start)) {
+      return node.staticNodes[i];
+    }
+  }
+  return undefined;
+}
+
+/** Matches one mixed segment `[start, stop)`, pushing its params' offsets. */
+function matchMixed<T>(
+  edge: MixedEdge<T>,
+  path: string,
+  start: number,
+  stop: number,
+  scratch: Scratch,
+): boolean {
+  let from = start + edge.prefix.length;
+  const until = stop - edge.suffix.length;
+  if (
+    until <= from ||
+    (edge.prefix !== "" && !path.startsWith(edge.prefix, start)) ||
+    (edge.suffix !== "" && !path.startsWith(edge.suffix, until))
+  ) {
+    return false;
+  }
+  const offsets = scratch.offsets;
+  let depth = scratch.depth;
+  for (const text of edge.middles) {
+    // Earliest occurrence: leaves the most room for the params after it.
+    const at = path.indexOf(text, from + 1);
+    if (at === -1 || at + text.length >= until) return false;
+    offsets[depth++] = from;
+    offsets[depth++] = at;
+    from = at + text.length;
+  }
+  offsets[depth++] = from;
+  offsets[depth++] = until;
+  scratch.depth = depth;
+  return true;
+}
+
+function buildParams<T>(
+  entry: Entry<T>,
+  path: string,
+  offsets: number[],
+): Record<string, string> {
+  const params: Record<string, string> = {};
+  const names = entry.names;
+  for (let i = 0; i < names.length; i++) {
+    let value = path.slice(offsets[2 * i], offsets[2 * i + 1]);
+    if (value.indexOf("%") !== -1) value = decodeParam(value);
+    if (entry.definesProto) {
+      // Assigning `__proto__` would set the prototype (or be ignored).
+      Object.defineProperty(params, names[i], {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      params[names[i]] = value;
+    }
+  }
+  return params;
+}

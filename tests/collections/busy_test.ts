@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import pg from "pg";
+import {
+  busyError,
+  defineCollection,
+  field,
+  HTTPError,
+  isBusyError,
+  mapBusyError,
+} from "./_imports.ts";
+import { created, dbTest } from "./_helpers.ts";
+
+const collections = {
+  Posts: defineCollection({ fields: { title: field("text") } }),
+};
+
+function is503(error: unknown): boolean {
+  assert.ok(error instanceof HTTPError, `expected an HTTPError, got ${error}`);
+  assert.equal(error.status, 503);
+  assert.equal(error.headers.get("Retry-After"), "1");
+  assert.deepEqual(error.toJSON(), {
+    statusCode: 503,
+    message: "Service Unavailable",
+  });
+  return true;
+}
+
+/** Holds the database's write lock from a second connection until `release` is called. */
+async function holdWriteLock(
+  dialect: string,
+  url: string,
+  schema?: string,
+): Promise<() => Promise<void>> {
+  if (dialect === "sqlite") {
+    const other = new DatabaseSync(url);
+    other.exec("begin immediate");
+    return () => {
+      other.exec("rollback");
+      other.close();
+      return Promise.resolve();
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`set search_path to "${schema}"`);
+  await client.query("begin");
+  await client.query('lock table "Posts" in access exclusive mode');
+  return async () => {
+    await client.query("rollback");
+    await client.end();
+  };
+}
+
+dbTest(
+  "a write against a held write lock answers 503 with Retry-After",
+  async (db) => {
+    const data = await db.open({ collections, busyTimeout: 50 });
+    created(await data.query("Posts").create({ title: "before" }));
+    const release = await holdWriteLock(db.dialect, db.url, db.pgSchema);
+    try {
+      await assert.rejects(
+        () => data.query("Posts").create({ title: "blocked" }),
+        is503,
+      );
+      await assert.rejects(
+        () =>
+          data.query("Posts").where({ title: "before" }).update({ title: "x" }),
+        is503,
+      );
+    } finally {
+      await release();
+    }
+    // Once the lock is gone, writes go through again.
+    created(await data.query("Posts").create({ title: "after" }));
+    assert.deepEqual(
+      (await data.query("Posts").order("title").findMany()).map((p) => p.title),
+      ["after", "before"],
+    );
+  },
+  { file: true },
+);
+
+Deno.test("busy errors are recognised on both dialects", () => {
+  const sqliteBusy = Object.assign(new Error("database is locked"), {
+    code: "ERR_SQLITE_ERROR",
+  });
+  const sqliteLocked = Object.assign(new Error("database table is locked"), {
+    code: "ERR_SQLITE_ERROR",
+  });
+  for (const code of ["40001", "55P03", "40P01"]) {
+    assert.equal(isBusyError(Object.assign(new Error("pg"), { code })), true);
+  }
+  assert.equal(isBusyError(sqliteBusy), true);
+  assert.equal(isBusyError(sqliteLocked), true);
+  assert.equal(
+    isBusyError(Object.assign(new Error("x"), { code: "23505" })),
+    false,
+  );
+  assert.equal(
+    isBusyError(
+      Object.assign(new Error("no such table"), { code: "ERR_SQLITE_ERROR" }),
+    ),
+    false,
+  );
+  assert.equal(isBusyError("database is locked"), false);
+  const mapped = mapBusyError(sqliteBusy) as HTTPError;
+  assert.ok(is503(mapped));
+  assert.equal(mapped.cause, sqliteBusy);
+  const other = new Error("other");
+  assert.equal(mapBusyError(other), other);
+  assert.ok(is503(busyError(other)));
+});

@@ -1,0 +1,339 @@
+// The client script: it loads as a module without a DOM, and its pure helpers
+// (messages, routes, list queries, form values) behave.
+import assert from "node:assert/strict";
+import { appJs } from "../../dashboard/assets/app_js.ts";
+import { stylesCss } from "../../dashboard/assets/styles_css.ts";
+import { dashboardMessageKeys } from "../../dashboard/message_keys.ts";
+
+// deno-lint-ignore no-explicit-any
+const app: any = await import(
+  "data:text/javascript," + encodeURIComponent(appJs)
+);
+
+const posts = {
+  name: "Posts",
+  path: "posts",
+  translatable: true,
+  locales: ["en", "de"],
+  operations: { read: true, create: true, update: true, delete: true },
+  fields: [
+    { name: "title", type: "text", kind: "text", readable: true },
+    { name: "body", type: "text", kind: "text", readable: true },
+    { name: "views", type: "integer", kind: "integer", readable: true },
+    { name: "tags", type: "multiSelect", kind: "multiSelect", choices: ["a"] },
+    { name: "author", type: "record", kind: "record", target: "Authors" },
+    { name: "password", type: "password", kind: "text", readable: false },
+  ],
+};
+
+Deno.test("the script imports without a DOM and exports its helpers", () => {
+  assert.equal(typeof app.formatMessage, "function");
+  assert.equal(typeof app.parseRoute, "function");
+  assert.equal(typeof app.listQuery, "function");
+  assert.ok(!("document" in globalThis), "the test runs without a DOM");
+});
+
+Deno.test("the assets contain no template-literal breakers", () => {
+  for (const source of [appJs, stylesCss]) {
+    assert.ok(!source.includes("`"));
+    assert.ok(!source.includes("${"));
+  }
+});
+
+Deno.test("every key the script looks up is listed, and has a fallback", () => {
+  const used = new Set<string>();
+  for (const match of appJs.matchAll(/\bt\(\s*"(\w+)"/g)) used.add(match[1]);
+  const listed = dashboardMessageKeys.map((key) =>
+    key.replace(/^dashboard\./, "")
+  );
+  for (const key of used) {
+    assert.ok(listed.includes(key), `${key} is in dashboardMessageKeys`);
+  }
+  assert.deepEqual(
+    Object.keys(app.fallbackMessages).sort(),
+    [...listed].sort(),
+  );
+  assert.ok(used.size > 30, "the scan found the lookups");
+  for (const key of dashboardMessageKeys) assert.match(key, /^dashboard\.\w+$/);
+});
+
+Deno.test("formatMessage fills placeholders and leaves missing ones visible", () => {
+  assert.equal(
+    app.formatMessage("Page {page} of {lastPage}", { page: 2, lastPage: 7 }),
+    "Page 2 of 7",
+  );
+  assert.equal(
+    app.formatMessage("Signed in as {email}", { email: "a@b.c" }),
+    "Signed in as a@b.c",
+  );
+  assert.equal(app.formatMessage("Hi {name}", {}), "Hi {name}");
+  assert.equal(app.formatMessage("{n}", { n: 1234567 }, "de"), "1.234.567");
+});
+
+Deno.test("formatMessage picks plural branches with Intl.PluralRules", () => {
+  const records =
+    "{count, plural, =0 {No records} one {# record} other {# records}}";
+  assert.equal(app.formatMessage(records, { count: 0 }, "en"), "No records");
+  assert.equal(app.formatMessage(records, { count: 1 }, "en"), "1 record");
+  assert.equal(app.formatMessage(records, { count: 2 }, "en"), "2 records");
+  assert.equal(
+    app.formatMessage(records, { count: 1500 }, "en"),
+    "1,500 records",
+  );
+  // Polish has a "few" category: a wrong language would pick "other".
+  const polish = "{n, plural, one {# plik} few {# pliki} other {# plików}}";
+  assert.equal(app.formatMessage(polish, { n: 3 }, "pl"), "3 pliki");
+  assert.equal(app.formatMessage(polish, { n: 5 }, "pl"), "5 plików");
+  assert.equal(
+    app.formatMessage(
+      "{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}",
+      {
+        n: 22,
+      },
+      "en",
+    ),
+    "22nd",
+  );
+  assert.equal(
+    app.formatMessage(
+      "{n, plural, offset:1 =0 {nobody} one {you} other {you and #}}",
+      {
+        n: 3,
+      },
+    ),
+    "you and 2",
+  );
+});
+
+Deno.test("formatMessage handles select, nesting and apostrophe quoting", () => {
+  const message =
+    "{role, select, admin {{n, plural, one {# admin} other {# admins}}} other {someone}}";
+  assert.equal(app.formatMessage(message, { role: "admin", n: 2 }), "2 admins");
+  assert.equal(app.formatMessage(message, { role: "x", n: 2 }), "someone");
+  assert.equal(app.formatMessage("It's '{literal}'", {}), "It's {literal}");
+  assert.equal(app.formatMessage("a '' b", {}), "a ' b");
+  assert.equal(
+    app.formatMessage("{n, plural, other {'#' is #}}", { n: 4 }),
+    "# is 4",
+  );
+});
+
+Deno.test("a malformed template is shown as written", () => {
+  for (const bad of ["{unclosed", "{n, plural, one {x}}", "{a, fancy}", "}"]) {
+    assert.throws(() => app.parseMessage(bad), SyntaxError);
+    assert.equal(app.formatMessage(bad, { n: 1 }), bad);
+  }
+});
+
+Deno.test("translate reads the catalog, then the English fallback", () => {
+  const catalog = {
+    "dashboard.records": {
+      template: "{count, plural, one {# Eintrag} other {# Einträge}}",
+      language: "de",
+    },
+    "dashboard.signOut": { template: "Abmelden", language: "de" },
+  };
+  assert.equal(app.translate(catalog, "signOut", {}, "de"), "Abmelden");
+  assert.equal(
+    app.translate(catalog, "records", { count: 1000 }, "de"),
+    "1.000 Einträge",
+  );
+  assert.equal(app.translate(catalog, "cancel", {}, "de"), "Cancel");
+  assert.equal(app.translate({}, "nope", {}, "en"), "nope");
+});
+
+Deno.test("parseRoute names the page of a path under the base", () => {
+  assert.deepEqual(app.parseRoute("/api/dashboard", "/api"), { name: "home" });
+  assert.deepEqual(app.parseRoute("/api/dashboard/", "/api"), { name: "home" });
+  assert.deepEqual(app.parseRoute("/dashboard/install", ""), {
+    name: "install",
+  });
+  assert.deepEqual(app.parseRoute("/dashboard/sign-in", ""), {
+    name: "signIn",
+  });
+  assert.deepEqual(app.parseRoute("/dashboard/account/", "/"), {
+    name: "account",
+  });
+  assert.deepEqual(
+    app.parseRoute("/api/dashboard/collections/user-groups", "/api/"),
+    { name: "collection", path: "user-groups" },
+  );
+  for (const other of ["/dashboard", "/api/dashboardx", "/api/dashboard/x"]) {
+    assert.deepEqual(app.parseRoute(other, "/api"), { name: "notFound" });
+  }
+  assert.deepEqual(app.parseRoute("/dashboard/collections/%E0%A4%A", ""), {
+    name: "notFound",
+  });
+});
+
+Deno.test("list state round-trips through the query string", () => {
+  const state = app.readListState("?page=3&order=-views&q=o%27x&locale=de");
+  assert.deepEqual(state, { page: 3, order: "-views", q: "o'x", locale: "de" });
+  assert.deepEqual(app.readListState(app.listSearch(state)), state);
+  assert.deepEqual(app.readListState("?page=-2"), {
+    page: 1,
+    order: "",
+    q: "",
+    locale: "",
+  });
+  assert.equal(
+    app.listSearch({ page: 1, order: "", q: "", locale: "" }),
+    "",
+  );
+});
+
+Deno.test("the filter searches readable text fields with an or of contains", () => {
+  assert.deepEqual(app.filterWhere(posts.fields, "  o'x "), {
+    or: [{ title: { contains: "o'x" } }, { body: { contains: "o'x" } }],
+  });
+  assert.deepEqual(app.filterWhere(posts.fields.slice(0, 1), "x"), {
+    title: { contains: "x" },
+  });
+  assert.equal(app.filterWhere(posts.fields, "   "), undefined);
+  assert.equal(app.filterWhere([posts.fields[2]], "x"), undefined);
+});
+
+Deno.test("listQuery sends page, perPage, order and where as JSON", () => {
+  const query = app.listQuery(
+    posts,
+    { page: 2, order: "-views", q: 'say "hi"', locale: "" },
+    "de",
+  );
+  assert.deepEqual(query, {
+    page: "2",
+    perPage: "20",
+    order: '["-views"]',
+    where: JSON.stringify({
+      or: [
+        { title: { contains: 'say "hi"' } },
+        { body: { contains: 'say "hi"' } },
+      ],
+    }),
+    locale: "de",
+  });
+  assert.deepEqual(JSON.parse(query.where).or[0].title.contains, 'say "hi"');
+  // An order on a field the list may not sort by is dropped, not sent.
+  for (const order of ["tags", "password", "nope"]) {
+    assert.equal(
+      app.listQuery(posts, { page: 1, order, q: "", locale: "" }).order,
+      undefined,
+    );
+  }
+  assert.equal(app.nextOrder("", "views"), "views");
+  assert.equal(app.nextOrder("views", "views"), "-views");
+  assert.equal(app.nextOrder("-views", "views"), "views");
+  assert.equal(app.nextOrder("-title", "views"), "views");
+});
+
+Deno.test("pickLocale prefers the URL, then the content language, then the first", () => {
+  assert.equal(app.pickLocale(posts, "de", "en"), "de");
+  assert.equal(app.pickLocale(posts, "fr", "de"), "de");
+  assert.equal(app.pickLocale(posts, "", "fr"), "en");
+});
+
+Deno.test("form values convert between fields and inputs", () => {
+  const field = (kind: string, extra = {}) => ({ name: "f", kind, ...extra });
+  assert.deepEqual(app.fromInputValue(field("integer"), "42"), {
+    empty: false,
+    value: 42,
+  });
+  assert.deepEqual(app.fromInputValue(field("number"), ""), {
+    empty: true,
+    value: null,
+  });
+  assert.deepEqual(app.fromInputValue(field("time"), "09:30"), {
+    empty: false,
+    value: "09:30:00",
+  });
+  assert.deepEqual(app.fromInputValue(field("records"), "a, b  c,"), {
+    empty: false,
+    value: ["a", "b", "c"],
+  });
+  assert.deepEqual(app.fromInputValue(field("text"), " keep "), {
+    empty: false,
+    value: " keep ",
+  });
+  const local = app.toInputValue(field("dateTime"), 1_700_000_000_000);
+  assert.match(local, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+  assert.deepEqual(app.fromInputValue(field("dateTime"), local), {
+    empty: false,
+    value: 1_700_000_000_000,
+  });
+  assert.equal(app.toInputValue(field("records"), ["a", "b"]), "a, b");
+  assert.equal(app.toInputValue(field("integer"), null), "");
+  assert.equal(app.emptyValue(field("text")), "");
+  assert.equal(app.emptyValue(field("text", { nullable: true })), null);
+  assert.deepEqual(app.emptyValue(field("multiSelect")), []);
+  assert.equal(app.emptyValue(field("integer")), null);
+});
+
+Deno.test("fieldErrors keys 422 messages by field name", () => {
+  assert.deepEqual(
+    app.fieldErrors({
+      statusCode: 422,
+      message: "Invalid",
+      data: {
+        errors: { email: "Bad", "tags[1]": "Not a choice", "a.b": "Nested" },
+      },
+    }),
+    { email: "Bad", tags: "Not a choice", a: "Nested" },
+  );
+  assert.deepEqual(app.fieldErrors({ statusCode: 401, message: "x" }), {});
+  assert.deepEqual(app.fieldErrors(null), {});
+});
+
+Deno.test("table cells shorten relations and format by kind", () => {
+  const settings = {
+    language: "en",
+    timezone: "UTC",
+    dateFormat: "LL",
+    timeFormat: "LTS",
+  };
+  const uuid = "0f0e0d0c-1111-4222-8333-444455556666";
+  assert.equal(app.formatCell({ kind: "record" }, uuid, settings), "0f0e0d0c");
+  assert.equal(
+    app.formatCell({ kind: "records" }, [uuid, uuid], settings),
+    "0f0e0d0c, 0f0e0d0c",
+  );
+  assert.equal(app.formatCell({ kind: "integer" }, 1234, settings), "1,234");
+  assert.equal(
+    app.formatCell({ kind: "date" }, "2024-01-02", settings),
+    "January 2, 2024",
+  );
+  assert.equal(
+    app.formatCell({ kind: "dateTime" }, Date.UTC(2024, 0, 2, 3, 4, 5), {
+      ...settings,
+      timezone: "Europe/Berlin",
+    }),
+    "January 2, 2024 at 4:04:05 AM",
+  );
+  assert.equal(
+    app.formatCell({ kind: "multiSelect" }, ["a", "b"], settings),
+    "a, b",
+  );
+  assert.equal(app.formatCell({ kind: "text" }, null, settings), "");
+  assert.equal(app.formatCell({ kind: "boolean" }, true, settings), "✓");
+  assert.equal(app.isRelation({ kind: "records" }), true);
+  assert.equal(app.isSortable({ kind: "multiSelect" }), false);
+  assert.equal(app.fieldKind({ type: "integer" }), "integer");
+});
+
+Deno.test("normalizeBase keeps only a leading-slash path without trailing slashes", () => {
+  assert.equal(app.normalizeBase("/api/"), "/api");
+  assert.equal(app.normalizeBase("/"), "");
+  assert.equal(app.normalizeBase(""), "");
+  assert.equal(app.normalizeBase(null), "");
+  assert.equal(app.normalizeBase("http://evil"), "");
+});
+
+Deno.test("the style sheet has visible focus and a narrow-screen layout", () => {
+  assert.match(stylesCss, /:focus-visible\s*\{[^}]*outline:/);
+  assert.match(stylesCss, /@media \(max-width: \d+px\)/);
+  let depth = 0;
+  for (const char of stylesCss) {
+    if (char === "{") depth++;
+    if (char === "}") depth--;
+    assert.ok(depth >= 0);
+  }
+  assert.equal(depth, 0, "braces balance");
+});
