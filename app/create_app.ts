@@ -21,6 +21,13 @@ import { buildRouteTable, type RouteInfo } from "./route_table.ts";
 import { createDispatcher, type ServeInfo } from "../router/dispatch.ts";
 import type { MiddlewareDefinition } from "../router/handler.ts";
 import { frameworkLayers } from "./framework_layers.ts";
+import {
+  type AppMessages,
+  createAppMessages,
+  USER_LANGUAGE_HOOK,
+  type UserLanguageResolver,
+} from "./messages.ts";
+import { apiRegistry } from "../collections/api/registry.ts";
 import { type DataLayer, openDataLayer } from "../collections/data_layer.ts";
 import type { QueryBuilder } from "../collections/query_builder.ts";
 import type { Kysely } from "kysely";
@@ -67,6 +74,8 @@ export interface App {
   readonly layers: MergedLayers;
   /** The data layer. */
   readonly data: DataLayer;
+  /** Message catalogs and translation. */
+  readonly messages: AppMessages;
 }
 
 function rootPath(root: string | URL): string {
@@ -128,6 +137,12 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   });
   const { trie, routes } = buildRouteTable(merged, config, resolveMiddleware);
   const now = options.now ?? Date.now;
+  const messages = createAppMessages(
+    merged.messages,
+    config.defaultLanguage,
+    config.disable.messages,
+    () => (merged.hooks.get(USER_LANGUAGE_HOOK) ?? []) as UserLanguageResolver[],
+  );
   const data = await openDataLayer({
     url: options.database ?? config.database.url,
     pgSchema: options.databaseSchema,
@@ -138,6 +153,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     sync: { force: config.database.sync.force },
     queryFilters: (merged.hooks.get("query:filter") ?? []) as never,
     now,
+    messages: messages.renderValidation,
   });
   const app: App = {
     fetch: undefined as never,
@@ -150,15 +166,18 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     now,
     layers: merged,
     data,
+    messages,
   };
   const dispatcher = createDispatcher({
     trie,
     basePath: config.api.basePath,
     globalMiddleware: merged.globalMiddleware.map(([, m]) => m.fn),
     owner: app,
+    localizeError: messages.localizeError,
   });
   app.fetch = dispatcher.fetch;
   try {
+    apiRegistry(app);
     for (const layer of stack) await layer.setup?.(app);
   } catch (error) {
     await data.close();

@@ -2,7 +2,7 @@
 // many helpers and middleware ask, the database is read once.
 import type { App } from "../app/create_app.ts";
 import type { StrataEvent } from "../router/event.ts";
-import { sha256Base64Url } from "../utils/crypto.ts";
+import { createHash } from "node:crypto";
 import { settingsOf } from "./_state.ts";
 import {
   clearedCookie,
@@ -10,12 +10,8 @@ import {
   type Presentation,
   presentedToken,
 } from "./_token.ts";
-import {
-  deleteSessions,
-  findSessionByHash,
-  findUser,
-  type Session,
-} from "./_store.ts";
+import { deleteSessions, type Session } from "./_store.ts";
+import { findSessionWithUser } from "./_session_lookup.ts";
 import type { User } from "./to_user.ts";
 import { csrfError, isCrossSiteWrite } from "./csrf.ts";
 
@@ -40,6 +36,17 @@ export const SIGNED_OUT: ResolvedSession = Object.freeze({
 });
 
 const resolutions = new WeakMap<StrataEvent, Promise<ResolvedSession>>();
+// The same resolutions once settled, for readers that must not wait.
+const settled = new WeakMap<StrataEvent, ResolvedSession>();
+
+/**
+ * The stored form of a token: its SHA-256 in base64url (as `sha256Base64Url` of
+ * `utils/crypto.ts`), computed synchronously: on this path WebCrypto's asynchronous digest
+ * costs more in scheduling than in hashing.
+ */
+export function tokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
+}
 
 function appOf(event: StrataEvent): App {
   const app = (event as { owner?: unknown }).owner as App | undefined;
@@ -51,6 +58,8 @@ function appOf(event: StrataEvent): App {
 
 async function load(event: StrataEvent): Promise<ResolvedSession> {
   const app = appOf(event);
+  // An app that does not stack the auth layer has no sessions: everyone is signed out.
+  if (!app.data.collections.has("Sessions")) return SIGNED_OUT;
   const { cookieName } = settingsOf(app);
   const presented = presentedToken(event.request.headers, cookieName);
   if (!presented) return SIGNED_OUT;
@@ -61,16 +70,13 @@ async function load(event: StrataEvent): Promise<ResolvedSession> {
     return SIGNED_OUT;
   };
   if (!isTokenShaped(presented.token)) return signedOut();
-  const stored = await findSessionByHash(
-    app,
-    await sha256Base64Url(presented.token),
-  );
-  if (!stored) return signedOut();
+  const found = await findSessionWithUser(app, tokenHash(presented.token));
+  if (!found) return signedOut();
+  const { stored, owner } = found;
   if (stored.session.expiresAt <= app.now()) {
     await deleteSessions(app, { UUID: stored.session.UUID });
     return signedOut();
   }
-  const owner = await findUser(app, stored.session.user);
   // A stamp that no longer matches means the password changed after the session opened.
   // The row is left for the user's next sign-in to sweep: deleting it here could race
   // with the request that changed the password and is re-stamping its own session.
@@ -92,7 +98,10 @@ export async function resolveRequestSession(
 ): Promise<ResolvedSession> {
   let resolution = resolutions.get(event);
   if (!resolution) {
-    resolution = load(event);
+    resolution = load(event).then((resolved) => {
+      if (resolutions.get(event) === resolution) settled.set(event, resolved);
+      return resolved;
+    });
     resolutions.set(event, resolution);
   }
   const resolved = await resolution;
@@ -106,4 +115,12 @@ export function setRequestSession(
   resolved: ResolvedSession,
 ): void {
   resolutions.set(event, Promise.resolve(resolved));
+  settled.set(event, resolved);
+}
+
+/** The session of `event` if it was already resolved, without waiting or reading. */
+export function settledRequestSession(
+  event: StrataEvent,
+): ResolvedSession | undefined {
+  return settled.get(event);
 }

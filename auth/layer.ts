@@ -21,6 +21,7 @@ import {
 } from "./middleware.ts";
 import { defaultAccountFields } from "./account_fields.ts";
 import { principalHook } from "./principal.ts";
+import { userLanguageHook } from "./user_language.ts";
 import { loginRoute } from "./routes/login.ts";
 import { logoutOthersRoute, logoutRoute } from "./routes/logout.ts";
 import { meRoute, updateMeRoute } from "./routes/me.ts";
@@ -82,7 +83,7 @@ export function authLayer(): Layer {
     },
     globalMiddleware: { [CSRF_MIDDLEWARE_NAME]: csrfMiddleware },
     roles: { [ADMIN_ROLE]: defineRole({ capabilities: ["*"] }) },
-    hooks: [defaultAccountFields, principalHook],
+    hooks: [defaultAccountFields, principalHook, userLanguageHook],
     fieldTypes: authFieldTypes,
     setup,
   });

@@ -45,7 +45,7 @@ export {
   DEFAULT_ACCOUNT_FIELDS,
 } from "./account_fields.ts";
 export type { AuthSettings, LoginRateLimit } from "./settings.ts";
-export { hashPassword, type PasswordOptions } from "../utils/crypto.ts";
+export type { PasswordOptions } from "../utils/crypto.ts";
 
 /**
  * Spends the time of one real password check without checking anything, for the

@@ -6,7 +6,7 @@
  */
 import type { App } from "../app/create_app.ts";
 import { currentEvent, type StrataEvent, useEvent } from "../router/event.ts";
-import { randomToken, sha256Base64Url } from "../utils/crypto.ts";
+import { randomToken } from "../utils/crypto.ts";
 import { settingsOf } from "./_state.ts";
 import { clearedCookie, sessionCookie } from "./_token.ts";
 import {
@@ -19,6 +19,7 @@ import {
   resolveRequestSession,
   setRequestSession,
   SIGNED_OUT,
+  tokenHash,
 } from "./_resolve.ts";
 
 export type { Session } from "./_store.ts";
@@ -89,7 +90,7 @@ export async function createSession(
   const userAgent = event.request.headers.get("user-agent");
   const session = await insertSession(app, {
     user: userUuid,
-    tokenHash: await sha256Base64Url(token),
+    tokenHash: tokenHash(token),
     expiresAt: now + lifetime,
     remember: remember === true,
     createdAt: now,

@@ -23,7 +23,17 @@ export class Refusal extends Error {
 
 let savepoints = 0;
 
-/** Runs `fn` atomically (see the module documentation). */
+/**
+ * Runs `fn` atomically (see the module documentation).
+ *
+ * @example
+ * ```ts ignore
+ * const result = await atomic(ctx, async () => {
+ *   // … writes that commit or roll back together
+ *   return 1;
+ * });
+ * ```
+ */
 export async function atomic<T>(
   ctx: LayerContext,
   fn: () => Promise<T>,

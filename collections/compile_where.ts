@@ -44,7 +44,14 @@ const MAX_DEPTH = 64;
 const FALSE: RawBuilder<SqlBool> = sql<SqlBool>`1 = 0`;
 const OPERATOR_SET: ReadonlySet<string> = new Set(WHERE_OPERATORS);
 
-/** ANDs conditions (nulls are "true"). */
+/**
+ * ANDs conditions (nulls are "true").
+ *
+ * @example
+ * ```ts ignore
+ * const both = andConditions([compileFilter({ a: 1 }, scope), null]);
+ * ```
+ */
 export function andConditions(parts: readonly Condition[]): Condition {
   const real = parts.filter((p): p is RawBuilder<SqlBool> => p !== null);
   if (real.length === 0) return null;
@@ -72,7 +79,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** The `query:filter` conditions of a collection, compiled in `scope`. */
+/**
+ * The `query:filter` conditions of a collection, compiled in `scope`.
+ *
+ * @example
+ * ```ts ignore
+ * const extra = hookConditions(scope, { title: "x" }, "where");
+ * ```
+ */
 export function hookConditions(
   scope: WhereScope,
   where: WhereFilter,
@@ -181,7 +195,14 @@ function resolveTarget(name: string, scope: WhereScope, path: string): Target {
   return { kind: field.kind, field, ref };
 }
 
-/** A SQL reference to a field's value in `scope` (translatable: at the scope's locale). */
+/**
+ * A SQL reference to a field's value in `scope` (translatable: at the scope's locale).
+ *
+ * @example
+ * ```ts ignore
+ * const ref = fieldRef(posts.fields.get("title")!, scope);
+ * ```
+ */
 export function fieldRef(
   field: ResolvedField,
   scope: WhereScope,

@@ -92,6 +92,11 @@ async function checkRestrict(
 /**
  * Deletes the records `ids` of `collection` and applies every reference behaviour.
  * Throws a 409 {@link HTTPError} when a `restrict` reference still points at one of them.
+ *
+ * @example
+ * ```ts ignore
+ * await removeRecords(ctx, users, [uuid]); // may throw the 409 HTTPError
+ * ```
  */
 export async function removeRecords(
   ctx: LayerContext,

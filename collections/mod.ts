@@ -42,6 +42,7 @@ export type {
 } from "./results.ts";
 export type { WriteOptions } from "./pipeline.ts";
 export type {
+  FieldStorageKind,
   IncomingReference,
   ResolvedCollection,
   ResolvedField,

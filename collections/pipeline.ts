@@ -21,6 +21,8 @@ import type { WriteErrors } from "./results.ts";
 export interface WriteOptions {
   /** Also accept `writable: false` and `immutable` fields (server-side computations). */
   allowProtected?: boolean;
+  /** Only these fields may be written; any other key is refused like an unknown field. */
+  writable?: ReadonlySet<string>;
 }
 
 /** The outcome of the pipeline. */
@@ -36,14 +38,28 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof (value as PromiseLike<unknown>).then === "function";
 }
 
-/** Renders an issue through the data layer's renderer. */
+/**
+ * Renders an issue through the data layer's renderer.
+ *
+ * @example
+ * ```ts ignore
+ * renderIssue(ctx, { key: "tooLong", params: { max: 3 } });
+ * ```
+ */
 export function renderIssue(ctx: LayerContext, issue: ValidationIssue): string {
   return typeof issue === "string"
     ? ctx.render(issue, {})
     : ctx.render(issue.key, issue.params ?? {});
 }
 
-/** Builds the context handed to sanitizers and validators. */
+/**
+ * Builds the context handed to sanitizers and validators.
+ *
+ * @example
+ * ```ts ignore
+ * const fctx = fieldContext(ctx, field, "create", "en", input);
+ * ```
+ */
 export function fieldContext(
   ctx: LayerContext,
   field: ResolvedField,
@@ -63,40 +79,83 @@ export function fieldContext(
   };
 }
 
+/** The outcome of one field's pipeline. */
+export interface FieldOutcome {
+  /** The (sanitized) value. */
+  value: unknown;
+  /** The refusal, if any. */
+  issue?: ValidationIssue;
+}
+
+interface Step {
+  sanitize: boolean;
+  fn: (value: unknown, ctx: FieldContext) => unknown;
+}
+
+const stepCache = new WeakMap<ResolvedField, readonly Step[]>();
+
+function stepsOf(field: ResolvedField): readonly Step[] {
+  let steps = stepCache.get(field);
+  if (!steps) {
+    steps = [
+      ...field.typeSanitizers.map((fn) => ({ sanitize: true, fn })),
+      ...field.typeValidators.map((fn) => ({ sanitize: false, fn })),
+      ...field.fieldSanitizers.map((fn) => ({ sanitize: true, fn })),
+      ...field.fieldValidators.map((fn) => ({ sanitize: false, fn })),
+    ];
+    stepCache.set(field, steps);
+  }
+  return steps;
+}
+
+function runSteps(
+  steps: readonly Step[],
+  start: number,
+  input: unknown,
+  fctx: FieldContext,
+): FieldOutcome | Promise<FieldOutcome> {
+  let value = input;
+  for (let i = start; i < steps.length; i++) {
+    const step = steps[i];
+    const result = step.fn(value, fctx);
+    if (isThenable(result)) {
+      const current = value;
+      return Promise.resolve(result).then((settled) => {
+        if (step.sanitize) return runSteps(steps, i + 1, settled, fctx);
+        if (settled !== undefined && settled !== null) {
+          return { value: current, issue: settled as ValidationIssue };
+        }
+        return runSteps(steps, i + 1, current, fctx);
+      });
+    }
+    if (step.sanitize) value = result;
+    else if (result !== undefined && result !== null) {
+      return { value, issue: result as ValidationIssue };
+    }
+  }
+  return { value };
+}
+
 /**
- * Runs one field's pipeline. Resolves to `{ value }` or `{ issue }`; stays synchronous
- * in spirit (awaits only what returns a promise).
+ * Runs one field's pipeline: synchronous unless a sanitizer or validator returns a promise.
+ *
+ * @example
+ * ```ts ignore
+ * const outcome = await runField(field, "value", fctx);
+ * if (outcome.issue) console.log(outcome.issue);
+ * ```
  */
-export async function runField(
+export function runField(
   field: ResolvedField,
   raw: unknown,
   fctx: FieldContext,
-): Promise<{ value: unknown; issue?: ValidationIssue }> {
+): FieldOutcome | Promise<FieldOutcome> {
   if (raw === null) {
     return field.nullable
       ? { value: null }
       : { value: null, issue: { key: "required" } };
   }
-  let value: unknown = raw;
-  for (const sanitize of field.typeSanitizers) {
-    value = sanitize(value, fctx);
-    if (isThenable(value)) value = await value;
-  }
-  for (const validate of field.typeValidators) {
-    let issue = validate(value, fctx);
-    if (isThenable(issue)) issue = await issue;
-    if (issue !== undefined && issue !== null) return { value, issue };
-  }
-  for (const sanitize of field.fieldSanitizers) {
-    value = sanitize(value, fctx);
-    if (isThenable(value)) value = await value;
-  }
-  for (const validate of field.fieldValidators) {
-    let issue = validate(value, fctx);
-    if (isThenable(issue)) issue = await issue;
-    if (issue !== undefined && issue !== null) return { value, issue };
-  }
-  return { value };
+  return runSteps(stepsOf(field), 0, raw, fctx);
 }
 
 const SYSTEM_KEYS: ReadonlySet<string> = new Set([
@@ -135,6 +194,7 @@ export async function runPipeline(
     const field = SYSTEM_KEYS.has(key) ? undefined : collection.fields.get(key);
     if (
       !field ||
+      (options.writable !== undefined && !options.writable.has(key)) ||
       (!options.allowProtected &&
         (!field.writable || (operation === "update" && field.immutable)))
     ) {
@@ -142,6 +202,13 @@ export async function runPipeline(
     }
   }
   const pending: Promise<void>[] = [];
+  const settle = (field: ResolvedField, result: FieldOutcome) => {
+    if (result.issue !== undefined) {
+      errors[field.name] = renderIssue(ctx, result.issue);
+    } else {
+      values.set(field, result.value);
+    }
+  };
   for (const field of collection.fieldList) {
     const given = Object.hasOwn(input, field.name) &&
       input[field.name] !== undefined;
@@ -161,20 +228,23 @@ export async function runPipeline(
       continue;
     }
     const fctx = fieldContext(ctx, field, operation, locale, input);
-    const outcome = runField(field, raw, fctx).then((result) => {
-      if (result.issue !== undefined) {
-        errors[field.name] = renderIssue(ctx, result.issue);
-      } else {
-        values.set(field, result.value);
-      }
-    });
-    pending.push(outcome);
+    const outcome = runField(field, raw, fctx);
+    if (outcome instanceof Promise) {
+      pending.push(outcome.then((result) => settle(field, result)));
+    } else settle(field, outcome);
   }
-  await Promise.all(pending);
+  if (pending.length > 0) await Promise.all(pending);
   return { values, errors };
 }
 
-/** Runs `prepareForStorage` (last step before storage) over the values that define it. */
+/**
+ * Runs `prepareForStorage` (last step before storage) over the values that define it.
+ *
+ * @example
+ * ```ts ignore
+ * await prepareForStorage(ctx, values, "create", "en", input);
+ * ```
+ */
 export async function prepareForStorage(
   ctx: LayerContext,
   values: Map<ResolvedField, unknown>,

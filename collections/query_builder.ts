@@ -6,6 +6,7 @@
  * @module
  */
 
+import { policyFilter, type ReadPolicy } from "./read_policy.ts";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection } from "./resolve.ts";
 import type { WhereFilter, WhereOperator } from "./where.ts";
@@ -18,7 +19,7 @@ import type {
 } from "./results.ts";
 import type { WriteOptions } from "./pipeline.ts";
 import { QueryError } from "./query_error.ts";
-import { baseQuery, readCondition, readRecords } from "./read.ts";
+import { baseQuery, readByUuid, readCondition, readRecords } from "./read.ts";
 import { buildReadSpec, DEFAULT_SPEC, type ReadSpec } from "./read_spec.ts";
 import { createRecord, updateRecords } from "./writes.ts";
 import { removeRecords } from "./deletes.ts";
@@ -108,6 +109,11 @@ export interface QueryBuilder {
   delete(): Promise<DeleteResult>;
   /** Removes the translation at `locale` of every matching record; whether one existed. */
   deleteTranslation(locale: string): Promise<boolean>;
+  /**
+   * A builder whose every read, count, populate, `has`, reference check and write selection
+   * also passes `policy` (see `read_policy.ts`); the collections API scopes requests with it.
+   */
+  withPolicy(policy: ReadPolicy): QueryBuilder;
 }
 
 interface State {
@@ -141,7 +147,14 @@ function count(n: unknown, what: "limit" | "offset"): number {
   return n;
 }
 
-/** Canonicalises a locale tag and checks it is configured. */
+/**
+ * Canonicalises a locale tag and checks it is configured.
+ *
+ * @example
+ * ```ts ignore
+ * checkLocale(ctx, "de-at"); // "de-AT" when configured
+ * ```
+ */
 export function checkLocale(ctx: LayerContext, locale: string): string {
   let canonical: string;
   try {
@@ -172,6 +185,14 @@ class Builder implements QueryBuilder {
 
   get collection(): string {
     return this.#collection.name;
+  }
+
+  withPolicy(policy: ReadPolicy): QueryBuilder {
+    const ctx: LayerContext = {
+      ...this.#ctx,
+      queryFilters: [...this.#ctx.queryFilters, policyFilter(policy)],
+    };
+    return new Builder(ctx, this.#collection, this.#state);
   }
 
   #with(patch: Partial<State>): Builder {
@@ -282,6 +303,16 @@ class Builder implements QueryBuilder {
 
   async findByUUID(uuid: string): Promise<DataRecord | null> {
     if (typeof uuid !== "string") return null;
+    const state = this.#state;
+    if (state.wheres.length === 0 && this.#ctx.queryFilters.length === 0) {
+      return await readByUuid(
+        this.#ctx,
+        this.#collection,
+        uuid.toLowerCase(),
+        this.#spec,
+        this.#locale,
+      );
+    }
     const rows = await this.#read({
       wheres: [...this.#state.wheres, { UUID: uuid.toLowerCase() }],
       limit: 1,
@@ -395,7 +426,14 @@ class Builder implements QueryBuilder {
   }
 }
 
-/** Opens a builder over `collection` (internal: use `dataLayer.query(name)`). */
+/**
+ * Opens a builder over `collection` (internal: use `dataLayer.query(name)`).
+ *
+ * @example
+ * ```ts ignore
+ * const posts = createQueryBuilder(ctx, ctx.collection("Posts"));
+ * ```
+ */
 export function createQueryBuilder(
   ctx: LayerContext,
   collection: ResolvedCollection,

@@ -6,7 +6,7 @@
  */
 
 // deno-lint-ignore-file no-explicit-any
-import type { SelectQueryBuilder } from "kysely";
+import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
 import type { WhereFilter } from "./where.ts";
@@ -19,7 +19,7 @@ import {
   type WhereScope,
 } from "./compile_where.ts";
 import { andFilters } from "./filters.ts";
-import { readPlan, type ReadSpec } from "./read_spec.ts";
+import { type ReadPlan, readPlan, type ReadSpec } from "./read_spec.ts";
 import { QueryError } from "./query_error.ts";
 
 /** Everything that shapes a read. */
@@ -43,7 +43,14 @@ export interface ReadOptions {
 /** The largest list bound into one `IN (…)`. */
 export const CHUNK = 500;
 
-/** Splits `items` into chunks of {@link CHUNK}. */
+/**
+ * Splits `items` into chunks of {@link CHUNK}.
+ *
+ * @example
+ * ```ts ignore
+ * chunks(ids).length; // ⌈ids.length / 500⌉
+ * ```
+ */
 export function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += CHUNK) {
@@ -52,7 +59,14 @@ export function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-/** The where scope of a top-level read (`m`, translation joined as `t`). */
+/**
+ * The where scope of a top-level read (`m`, translation joined as `t`).
+ *
+ * @example
+ * ```ts ignore
+ * const scope = rootScope(ctx, posts, "en");
+ * ```
+ */
 export function rootScope(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -69,7 +83,14 @@ export function rootScope(
   };
 }
 
-/** The combined condition of filters and (optionally) hooks. */
+/**
+ * The combined condition of filters and (optionally) hooks.
+ *
+ * @example
+ * ```ts ignore
+ * const condition = readCondition(ctx, posts, [{ views: 1 }], "en", true);
+ * ```
+ */
 export function readCondition(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -88,7 +109,14 @@ export function readCondition(
   return andConditions(parts);
 }
 
-/** `SELECT … FROM table AS m [LEFT JOIN translations AS t]` with the read's condition. */
+/**
+ * `SELECT … FROM table AS m [LEFT JOIN translations AS t]` with the read's condition.
+ *
+ * @example
+ * ```ts ignore
+ * const rows = await baseQuery(ctx, posts, "en", null).select("m.UUID").execute();
+ * ```
+ */
 export function baseQuery(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -108,7 +136,18 @@ export function baseQuery(
   return condition ? query.where(condition) : query;
 }
 
-/** Applies order keys (with `UUID` as the final tiebreaker), limit and offset. */
+/**
+ * Applies order keys (with `UUID` as the final tiebreaker), limit and offset.
+ *
+ * @example
+ * ```ts ignore
+ * const query = applyWindow(ctx, posts, baseQuery(ctx, posts, "en", null), {
+ *   order: ["-views"],
+ *   limit: 10,
+ *   offset: null,
+ * });
+ * ```
+ */
 export function applyWindow(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -189,7 +228,22 @@ function mapRows(
   return out;
 }
 
-/** Reads records per `options`. */
+/**
+ * Reads records per `options`.
+ *
+ * @example
+ * ```ts ignore
+ * const records = await readRecords(ctx, posts, {
+ *   wheres: [],
+ *   order: [],
+ *   limit: 10,
+ *   offset: null,
+ *   locale: "en",
+ *   spec: DEFAULT_SPEC,
+ *   hooks: true,
+ * });
+ * ```
+ */
 export async function readRecords(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -216,7 +270,14 @@ export async function readRecords(
   return records;
 }
 
-/** Fills `records` lists, `_translations` and populated relations. */
+/**
+ * Fills `records` lists, `_translations` and populated relations.
+ *
+ * @example
+ * ```ts ignore
+ * await hydrate(ctx, posts, records, DEFAULT_SPEC, "en");
+ * ```
+ */
 export async function hydrate(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -257,7 +318,14 @@ export async function hydrate(
   await populateRecords(ctx, collection, records, spec, locale);
 }
 
-/** Replaces relation values by the records they point at, per `spec.populate`. */
+/**
+ * Replaces relation values by the records they point at, per `spec.populate`.
+ *
+ * @example
+ * ```ts ignore
+ * await populateRecords(ctx, posts, records, spec, "en");
+ * ```
+ */
 export async function populateRecords(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -277,7 +345,14 @@ export async function populateRecords(
   }
 }
 
-/** Locales holding a translation, per record, in configured order. */
+/**
+ * Locales holding a translation, per record, in configured order.
+ *
+ * @example
+ * ```ts ignore
+ * const locales = await translationLocales(ctx, posts, [uuid]);
+ * ```
+ */
 export async function translationLocales(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -337,4 +412,65 @@ async function populate(
       record[field.name] = value.map((id) => found.get(id)).filter((r) => r);
     }
   }
+}
+
+interface PointReadTemplate {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly uuidAt: number;
+  readonly localeAt: number;
+}
+
+const UUID_MARK = "\u0000uuid";
+const LOCALE_MARK = "\u0000locale";
+const pointReads = new WeakMap<ReadPlan, PointReadTemplate>();
+const UUID_REF = sql.ref("m.UUID");
+
+/**
+ * A read by UUID without filters or hooks: the SQL is compiled once per collection and
+ * selection, then only its parameters change.
+ *
+ * @example
+ * ```ts ignore
+ * const record = await readByUuid(ctx, posts, uuid, DEFAULT_SPEC, "en");
+ * ```
+ */
+export async function readByUuid(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  uuid: string,
+  spec: ReadSpec,
+  locale: string,
+): Promise<DataRecord | null> {
+  const plan = readPlan(collection, spec.select);
+  let template = pointReads.get(plan);
+  if (!template) {
+    const compiled = baseQuery(
+      ctx,
+      collection,
+      LOCALE_MARK,
+      sql`${UUID_REF} = ${UUID_MARK}`,
+    ).select(plan.columns as string[]).limit(1).compile();
+    template = {
+      sql: compiled.sql,
+      parameters: compiled.parameters,
+      uuidAt: compiled.parameters.indexOf(UUID_MARK),
+      localeAt: compiled.parameters.indexOf(LOCALE_MARK),
+    };
+    pointReads.set(plan, template);
+  }
+  const parameters = template.parameters.slice();
+  parameters[template.uuidAt] = uuid;
+  if (template.localeAt >= 0) parameters[template.localeAt] = locale;
+  const result = await ctx.executor().executeQuery(
+    CompiledQuery.raw(template.sql, parameters),
+  );
+  if (result.rows.length === 0) return null;
+  const records = mapRows(
+    result.rows as Record<string, unknown>[],
+    collection,
+    spec.select,
+  );
+  await hydrate(ctx, collection, records, spec, locale);
+  return records[0];
 }

@@ -88,6 +88,11 @@ function child(
 /**
  * Builds a read spec from selection and populate paths (`author.email`, `tags.owner`).
  * Trusted code may select write-only fields explicitly.
+ *
+ * @example
+ * ```ts ignore
+ * const spec = buildReadSpec(ctx, posts, ["title", "author.name"], ["tags"]);
+ * ```
  */
 export function buildReadSpec(
   ctx: LayerContext,
@@ -153,7 +158,14 @@ export function buildReadSpec(
 const planCache = new WeakMap<ResolvedCollection, Map<string, ReadPlan>>();
 const MAX_PLANS = 256;
 
-/** The (cached) column plan of a selection. */
+/**
+ * The (cached) column plan of a selection.
+ *
+ * @example
+ * ```ts ignore
+ * readPlan(posts, null).columns; // ["m.UUID", "m._updatedAt", …]
+ * ```
+ */
 export function readPlan(
   collection: ResolvedCollection,
   select: readonly string[] | null,

@@ -13,7 +13,14 @@ import type { WriteErrors } from "./results.ts";
 import { andConditions, hookConditions } from "./compile_where.ts";
 import { baseQuery, chunks, rootScope } from "./read.ts";
 
-/** The UUIDs among `ids` that exist in `collection` and pass its hooks at `locale`. */
+/**
+ * The UUIDs among `ids` that exist in `collection` and pass its hooks at `locale`.
+ *
+ * @example
+ * ```ts ignore
+ * const found = await existingIds(ctx, users, [uuid], "en");
+ * ```
+ */
 export async function existingIds(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -39,6 +46,11 @@ export async function existingIds(
 /**
  * Adds `invalidReference` errors: at `field` for a `record`, at `field[i]` for each missing
  * UUID of a `records` list.
+ *
+ * @example
+ * ```ts ignore
+ * await checkReferences(ctx, values, "en", errors);
+ * ```
  */
 export async function checkReferences(
   ctx: LayerContext,

@@ -49,8 +49,8 @@ export interface ResolvedField {
   readonly index: boolean;
   /** A default exists. */
   readonly hasDefault: boolean;
-  /** Where the value lives. */
-  readonly storage: FieldStorageKind;
+  /** Where the value lives (see {@link FieldStorageKind}). */
+  readonly storage: "column" | "translation" | "junction";
   /** SQL column type (`null` for junction fields). */
   readonly columnType: string | null;
   /** Target collection of `record` / `records`. */
@@ -117,6 +117,10 @@ export interface ResolvedCollection {
   readonly junctionFields: readonly ResolvedField[];
   /** Readable fields, in order (the default selection). */
   readonly readableFields: readonly ResolvedField[];
+  /** `record` and `records` fields (their targets are checked on write). */
+  readonly relationFields: readonly ResolvedField[];
+  /** Fields whose type prepares values for storage. */
+  readonly preparedFields: readonly ResolvedField[];
   /** Groups that must be unique together (single unique fields included). */
   readonly uniqueGroups: readonly (readonly ResolvedField[])[];
   /** Indexes of the main and translation tables. */
@@ -345,6 +349,8 @@ function resolveCollection(
     translatedFields,
     junctionFields: fieldList.filter((f) => f.storage === "junction"),
     readableFields: fieldList.filter((f) => f.readable),
+    relationFields: fieldList.filter((f) => f.target !== undefined),
+    preparedFields: fieldList.filter((f) => f.type.prepareForStorage),
     uniqueGroups,
     indexes,
     incoming: [],

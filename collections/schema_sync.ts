@@ -249,7 +249,7 @@ export async function syncSchema(
   await db.transaction().execute(async (trx) => {
     if (dialect === "postgres") {
       // Processes booting together sync one at a time.
-      await sql`select pg_advisory_xact_lock(hashtext('strata_schema_sync'))`
+      await sql`select pg_advisory_xact_lock(hashtext('strata_schema_sync:' || current_schema()))`
         .execute(trx);
     }
     await trx.schema.createTable(SCHEMA_TABLE).ifNotExists()

@@ -30,6 +30,11 @@ export interface TranslationTargetState {
 /**
  * Removes the translation at `locale` of every record the state selects. Resolves to whether
  * any record held one; those records get a new `_updatedAt`.
+ *
+ * @example
+ * ```ts ignore
+ * const removed = await deleteTranslation(ctx, posts, state, "de");
+ * ```
  */
 export async function deleteTranslation(
   ctx: LayerContext,

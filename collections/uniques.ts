@@ -56,6 +56,11 @@ async function taken(
 /**
  * Adds `notUnique` errors for the unique groups the write touches. `rows` is `null` on
  * create, else the rows being updated.
+ *
+ * @example
+ * ```ts ignore
+ * await checkUniques(ctx, posts, values, new Set(["slug"]), "en", null, errors);
+ * ```
  */
 export async function checkUniques(
   ctx: LayerContext,

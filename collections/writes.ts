@@ -107,7 +107,14 @@ async function insertJunction(
   }
 }
 
-/** Creates one record. */
+/**
+ * Creates one record.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await createRecord(ctx, posts, state, { title: "x" }, {});
+ * ```
+ */
 export async function createRecord(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -126,11 +133,25 @@ export async function createRecord(
         locale,
         options,
       );
-      await checkReferences(ctx, values, locale, errors);
-      const given = new Set(Object.keys(input));
-      await checkUniques(ctx, collection, values, given, locale, null, errors);
+      if (collection.relationFields.length > 0) {
+        await checkReferences(ctx, values, locale, errors);
+      }
+      if (collection.uniqueGroups.length > 0) {
+        const given = new Set(Object.keys(input));
+        await checkUniques(
+          ctx,
+          collection,
+          values,
+          given,
+          locale,
+          null,
+          errors,
+        );
+      }
       if (hasErrors(errors)) throw new Refusal(errors);
-      await prepareForStorage(ctx, values, "create", locale, input);
+      if (collection.preparedFields.length > 0) {
+        await prepareForStorage(ctx, values, "create", locale, input);
+      }
       const uuid = crypto.randomUUID();
       const updatedAt = ctx.now();
       const row: Record<string, unknown> = {
@@ -184,7 +205,9 @@ export async function createRecord(
       }
       if (plan.updatedAt) result._updatedAt = updatedAt;
       if (plan.translations) result._translations = translation ? [locale] : [];
-      await populateRecords(ctx, collection, [result], state.spec, locale);
+      if (state.spec.populate.size > 0) {
+        await populateRecords(ctx, collection, [result], state.spec, locale);
+      }
       return result;
     });
     return { ok: true, record };
@@ -235,7 +258,14 @@ async function selectTargets(
   }));
 }
 
-/** Updates every record the state selects. */
+/**
+ * Updates every record the state selects.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await updateRecords(ctx, posts, state, { title: "y" }, {});
+ * ```
+ */
 export async function updateRecords(
   ctx: LayerContext,
   collection: ResolvedCollection,

@@ -18,7 +18,15 @@ export const REVALIDATE = "no-cache";
 /** For a URL whose `?v=` names this exact content. */
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
-/** A short, URL-safe hash of `text`. */
+/**
+ * A short, URL-safe hash of `text`.
+ *
+ * @example
+ * ```ts
+ * import { contentVersion } from "./_asset.ts";
+ * contentVersion("body { margin: 0 }"); // 16 base64url characters
+ * ```
+ */
 export function contentVersion(text: string): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 16);
 }
@@ -26,6 +34,13 @@ export function contentVersion(text: string): string {
 /**
  * Whether an `If-None-Match` header matches `etag`, by the weak comparison
  * RFC 9110 prescribes for it (`W/` prefixes are ignored; `*` matches).
+ *
+ * @example
+ * ```ts
+ * import { etagMatches } from "./_asset.ts";
+ * etagMatches('W/"abc", "def"', '"abc"'); // true
+ * etagMatches(null, '"abc"'); // false
+ * ```
  */
 export function etagMatches(header: string | null, etag: string): boolean {
   if (header === null) return false;
@@ -36,7 +51,16 @@ export function etagMatches(header: string | null, etag: string): boolean {
   });
 }
 
-/** Builds the route serving `body` as `contentType`. */
+/**
+ * Builds the route serving `body` as `contentType`.
+ *
+ * @example
+ * ```ts
+ * import { assetRoute } from "./_asset.ts";
+ * const styles = assetRoute("a { color: red }", "text/css; charset=utf-8");
+ * const href = `/dashboard/assets/styles.css?v=${styles.version}`;
+ * ```
+ */
 export function assetRoute(body: string, contentType: string): AssetRoute {
   const version = contentVersion(body);
   const etag = `"${version}"`;

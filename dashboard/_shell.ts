@@ -6,7 +6,7 @@ import { notFound } from "../router/errors.ts";
 import { indexHtml } from "./assets/index_html.ts";
 
 /** No inline script or style anywhere: everything comes from the assets. */
-export const CONTENT_SECURITY_POLICY = [
+export const CONTENT_SECURITY_POLICY: string = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -35,6 +35,15 @@ function escapeHtml(text: string): string {
  * The `api.basePath` of a request: its URL path minus the bare route path.
  * Segments are counted rather than compared as text, because the bare path is
  * in canonical form (percent-escapes normalised) and the URL path as sent.
+ *
+ * @example
+ * ```ts
+ * import { basePathOf } from "./_shell.ts";
+ * basePathOf({
+ *   url: new URL("http://localhost/api/dashboard/account"),
+ *   path: "/dashboard/account",
+ * }); // "/api"
+ * ```
  */
 export function basePathOf(event: Pick<StrataEvent, "url" | "path">): string {
   const sent = event.url.pathname.split("/");
@@ -44,7 +53,15 @@ export function basePathOf(event: Pick<StrataEvent, "url" | "path">): string {
   return sent.slice(0, keep).join("/");
 }
 
-/** The shell for a base path, linking the assets at their versions. */
+/**
+ * The shell for a base path, linking the assets at their versions.
+ *
+ * @example
+ * ```ts
+ * import { renderShell } from "./_shell.ts";
+ * const html = renderShell("/api", { app: "v1", styles: "v2" });
+ * ```
+ */
 export function renderShell(
   base: string,
   versions: { readonly app: string; readonly styles: string },
@@ -64,7 +81,16 @@ export function renderShell(
 /** Paths under `/dashboard` that are never pages. */
 const RESERVED = /^(assets|api)(\/|$)/;
 
-/** The route answering `/dashboard` and `/dashboard/[...path]` with the shell. */
+/**
+ * The route answering `/dashboard` and `/dashboard/[...path]` with the shell;
+ * `assets/…` and `api/…` paths that no other route serves are 404.
+ *
+ * @example
+ * ```ts
+ * import { shellRoute } from "./_shell.ts";
+ * const routes = { "dashboard/index.get.ts": shellRoute({ app: "1", styles: "2" }) };
+ * ```
+ */
 export function shellRoute(
   versions: { readonly app: string; readonly styles: string },
 ): HandlerDefinition {

@@ -101,25 +101,35 @@ export function parseJsonBody(
   contentType: string | null,
 ): unknown {
   if (bytes === null || bytes.byteLength === 0) {
-    throw badRequest("The request body is empty");
+    throw badRequest("The request body is empty", undefined, {
+      messageKey: "errors.malformedJson",
+    });
   }
   if (!isJsonContentType(contentType)) {
-    throw unsupportedMediaType("The request body must be JSON");
+    throw unsupportedMediaType("The request body must be JSON", undefined, {
+      messageKey: "errors.unsupportedMediaType",
+    });
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw badRequest("The request body is not valid UTF-8");
+    throw badRequest("The request body is not valid UTF-8", undefined, {
+      messageKey: "errors.malformedJson",
+    });
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw badRequest(
       `The request body nests deeper than ${MAX_JSON_DEPTH} levels`,
+      undefined,
+      { messageKey: "errors.bodyTooDeep" },
     );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw badRequest("The request body is not valid JSON");
+    throw badRequest("The request body is not valid JSON", undefined, {
+      messageKey: "errors.malformedJson",
+    });
   }
 }

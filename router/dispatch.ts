@@ -55,6 +55,7 @@ export interface DispatcherOptions {
   /** Rewrites an error before it is sent (e.g. to translate its message). */
   readonly localizeError?: (
     error: HTTPError,
+    request: Request,
     event: RequestEvent | undefined,
   ) => HTTPError;
   /** Called with every unhandled error; defaults to `console.error`. */
@@ -91,7 +92,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(serviceUnavailable("The request took too long")),
+      () =>
+        reject(
+          serviceUnavailable("The request took too long", undefined, {
+            messageKey: "errors.handlerTimeout",
+          }),
+        ),
       ms,
     );
   });
@@ -124,7 +130,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     bounded.finally(() => pending.delete(bounded));
   };
 
-  function fail(error: unknown, event: RequestEvent | undefined): Response {
+  function fail(
+    error: unknown,
+    request: Request,
+    event: RequestEvent | undefined,
+  ): Response {
     if (!(error instanceof HTTPError)) {
       logError(error, event);
       error = new HTTPError(500);
@@ -135,7 +145,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         status: undefined,
       }
       : EMPTY_STATE;
-    return errorResponse(localize(error as HTTPError, event), state);
+    return errorResponse(localize(error as HTTPError, request, event), state);
   }
 
   async function runMiddleware(
@@ -150,7 +160,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function respond(result: unknown, event: RequestEvent): Response {
-    if (result instanceof HTTPError) return fail(result, event);
+    if (result instanceof HTTPError) return fail(result, event.request, event);
     return resultToResponse(result, {
       headers: event.hasHeaders ? event.headers : undefined,
       status: event.status,
@@ -192,10 +202,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         path = path.slice(basePath.length);
       } else path = null;
     }
-    if (path === null) return fail(new HTTPError(404), undefined);
+    if (path === null) return fail(new HTTPError(404), request, undefined);
     const method = request.method;
     const match = trie.match(method, path);
-    if (match === null) return fail(new HTTPError(404), undefined);
+    if (match === null) return fail(new HTTPError(404), request, undefined);
     const ip = info?.remoteAddr?.hostname ?? "";
     if (!("value" in match)) {
       if (method !== "OPTIONS") {
@@ -203,6 +213,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           new HTTPError(405, undefined, {
             headers: allowHeader(match.allowed),
           }),
+          request,
           undefined,
         );
       }
@@ -219,7 +230,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         event,
         () =>
           serveOptions(match.allowed, event).catch((error) =>
-            fail(error, event)
+            fail(error, request, event)
           ),
       );
     }
@@ -239,7 +250,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       event,
       () =>
         withTimeout(serveRoute(route, event), route.handlerTimeout)
-          .catch((error) => fail(error, event)),
+          .catch((error) => fail(error, request, event)),
     );
     if (method === "HEAD" && response.body !== null) {
       await response.body.cancel();

@@ -22,6 +22,10 @@ export interface HTTPErrorOptions {
   headers?: HeadersInit;
   /** The underlying error, kept for logs and never sent. */
   cause?: unknown;
+  /** A message catalog key the message is translated from (e.g. `errors.invalidCredentials`). */
+  messageKey?: string;
+  /** Parameters of the message key. */
+  messageParams?: Record<string, unknown>;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -57,6 +61,10 @@ export class HTTPError extends Error {
   readonly data?: Record<string, unknown>;
   /** Headers sent with the error response. */
   readonly headers: Headers;
+  /** The message catalog key of the message, if any. */
+  readonly messageKey?: string;
+  /** Parameters of the message key. */
+  readonly messageParams?: Record<string, unknown>;
 
   /** Creates an error answering `status`; `message` defaults to the status text. */
   constructor(
@@ -64,11 +72,47 @@ export class HTTPError extends Error {
     message?: string,
     options: HTTPErrorOptions = {},
   ) {
-    super(message ?? STATUS_TEXT[status] ?? "Error", { cause: options.cause });
+    super(message ?? HTTPError.defaultMessage(status), {
+      cause: options.cause,
+    });
     this.name = "HTTPError";
     this.status = status;
     this.data = options.data;
     this.headers = new Headers(options.headers);
+    this.messageKey = options.messageKey;
+    this.messageParams = options.messageParams;
+  }
+
+  /**
+   * The message an error of `status` carries when none is given.
+   *
+   * @example
+   * ```ts
+   * import { HTTPError } from "@strata/strata";
+   * HTTPError.defaultMessage(404); // "Not Found"
+   * ```
+   */
+  static defaultMessage(status: number): string {
+    return STATUS_TEXT[status] ?? "Error";
+  }
+
+  /**
+   * A copy of this error with another message (e.g. translated).
+   *
+   * @example
+   * ```ts
+   * import { notFound } from "@strata/strata";
+   * notFound().withMessage("Nicht gefunden").message; // "Nicht gefunden"
+   * ```
+   */
+  withMessage(message: string): HTTPError {
+    return new HTTPError(this.status, message, {
+      data: this.data,
+      headers: this.headers,
+      cause: this.cause,
+      messageKey: this.messageKey,
+      messageParams: this.messageParams,
+    });
   }
 
   /** The wire error shape of this error. */

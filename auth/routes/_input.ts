@@ -1,7 +1,7 @@
 // Request bodies of the /auth routes.
 import type { StrataEvent } from "../../router/event.ts";
 import { badRequest, unprocessableContent } from "../../router/errors.ts";
-import { renderDefaultMessage } from "../../collections/messages.ts";
+import type { App } from "../../app/create_app.ts";
 
 /** The JSON body, which must be an object (400 otherwise). */
 export async function objectBody(
@@ -14,12 +14,13 @@ export async function objectBody(
   return body as Record<string, unknown>;
 }
 
-/** A validation message in the data layer's default wording. */
+/** A validation message, rendered like the data layer's (in the request's language). */
 export function message(
+  app: App,
   key: string,
   params: Record<string, unknown> = {},
 ): string {
-  return renderDefaultMessage(key, params);
+  return app.messages.renderValidation(key, params);
 }
 
 /** Throws a 422 with per-field messages when `errors` has any. */
@@ -31,12 +32,13 @@ export function refuseIfAny(errors: Record<string, string>): void {
 
 /** 422 `unknownField` for every key of `body` not in `allowed`. */
 export function unknownKeys(
+  app: App,
   body: Record<string, unknown>,
   allowed: ReadonlySet<string>,
 ): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const key of Object.keys(body)) {
-    if (!allowed.has(key)) errors[key] = message("unknownField");
+    if (!allowed.has(key)) errors[key] = message(app, "unknownField");
   }
   return errors;
 }

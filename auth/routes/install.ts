@@ -26,7 +26,9 @@ async function hasUsers(app: App): Promise<boolean> {
 }
 
 function installDone(): never {
-  throw forbidden("Setup is already complete");
+  throw forbidden("Setup is already complete", undefined, {
+    messageKey: "errors.installDone",
+  });
 }
 
 /** `{ required: true }` until the first account exists. */
@@ -47,7 +49,7 @@ export const installRoute: HandlerDefinition = defineHandler(
     const app = (event as { owner?: unknown }).owner as App;
     if (await hasUsers(app)) installDone();
     const body = await objectBody(event);
-    refuseIfAny(unknownKeys(body, INSTALL_KEYS));
+    refuseIfAny(unknownKeys(app, body, INSTALL_KEYS));
     const holder = await waitForLease(app, INSTALL_LEASE, 30_000, 5_000);
     if (holder === null) {
       throw serviceUnavailable(undefined, undefined, {

@@ -56,16 +56,17 @@ export const loginRoute: HandlerDefinition = defineHandler(async (event) => {
   const app = (event as { owner?: unknown }).owner as App;
   const settings = settingsOf(app);
   const body = await objectBody(event);
-  const errors = unknownKeys(body, LOGIN_KEYS);
+  const errors = unknownKeys(app, body, LOGIN_KEYS);
   for (const key of ["email", "password"]) {
     if (typeof body[key] !== "string" || body[key] === "") {
       errors[key] = message(
+        app,
         body[key] === undefined ? "required" : "invalidType",
       );
     }
   }
   if (body.remember !== undefined && typeof body.remember !== "boolean") {
-    errors.remember = message("invalidType");
+    errors.remember = message(app, "invalidType");
   }
   refuseIfAny(errors);
   const email = (body.email as string).trim().toLowerCase();
@@ -82,7 +83,9 @@ export const loginRoute: HandlerDefinition = defineHandler(async (event) => {
     }
     if (!stored || !verified) {
       await permit.fail();
-      throw unauthorized(INVALID_CREDENTIALS);
+      throw unauthorized(INVALID_CREDENTIALS, undefined, {
+        messageKey: "errors.invalidCredentials",
+      });
     }
     if (passwordNeedsRehash(stored.hash, settings.password)) {
       await rehash(app, stored, password);

@@ -28,7 +28,7 @@ export const updateMeRoute: HandlerDefinition = defineHandler(
     const { session, user } = current;
     if (!session || !user) throw unauthorized();
     const body = await objectBody(event);
-    refuseIfAny(unknownKeys(body, accountFields(app)));
+    refuseIfAny(unknownKeys(app, body, accountFields(app)));
     if (Object.keys(body).length === 0) return user;
     const changesPassword = body.password !== undefined;
     const outcome = await app.data.transaction(async () => {

@@ -6,7 +6,14 @@
 
 import type { FieldContext, ValidationIssue, Validator } from "../define.ts";
 
-/** A refusal by message key with parameters. */
+/**
+ * A refusal by message key with parameters.
+ *
+ * @example
+ * ```ts ignore
+ * issue("tooLong", { max: 5 }); // { key: "tooLong", params: { max: 5 } }
+ * ```
+ */
 export function issue(
   key: string,
   params?: Record<string, unknown>,
@@ -43,12 +50,26 @@ export const checkDistinct: Validator = (value) =>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Whether `value` is a UUID in canonical (lowercase) form. */
+/**
+ * Whether `value` is a UUID in canonical (lowercase) form.
+ *
+ * @example
+ * ```ts ignore
+ * isUuid(crypto.randomUUID()); // true
+ * ```
+ */
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && value.length === 36 && UUID.test(value);
 }
 
-/** Lowercases UUID-looking strings so lookups match `crypto.randomUUID()` output. */
+/**
+ * Lowercases UUID-looking strings so lookups match `crypto.randomUUID()` output.
+ *
+ * @example
+ * ```ts ignore
+ * normalizeUuid("3F2504E0-4F89-41D3-9A0C-0305E82C3301"); // lowercased
+ * ```
+ */
 export function normalizeUuid(value: unknown): unknown {
   return typeof value === "string" && value.length === 36
     ? value.toLowerCase()

@@ -10,6 +10,7 @@ import type { Validator } from "../define.ts";
 import { checkRange, issue } from "./_checks.ts";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * Whether `value` is a real calendar date written `YYYY-MM-DD`.
@@ -27,12 +28,8 @@ export function isCalendarDate(value: unknown): value is string {
   if (!match) return false;
   const [year, month, day] = [+match[1], +match[2], +match[3]];
   if (month < 1 || month > 12 || day < 1) return false;
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  // Date.UTC maps years 0-99 to 1900-1999; only the day count of February matters.
-  const leapFix = year < 100 && month === 2
-    ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28)
-    : days;
-  return day <= leapFix;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS[month - 1]);
 }
 
 const isDate: Validator = (value) => {

@@ -13,7 +13,14 @@ const isInteger: Validator = (value) => {
   return Number.isSafeInteger(value) ? undefined : issue("invalidInteger");
 };
 
-/** Checks `min`/`max` are numbers. */
+/**
+ * Checks `min`/`max` are numbers.
+ *
+ * @example
+ * ```ts ignore
+ * checkNumberOptions({ min: "1" }); // '"min" must be a number'
+ * ```
+ */
 export function checkNumberOptions(
   options: Readonly<FieldOptions>,
 ): string | undefined {

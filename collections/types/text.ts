@@ -29,7 +29,14 @@ const lengthRange: Validator = (value, ctx) => {
   return undefined;
 };
 
-/** Checks `min`/`max` are non-negative integers (lengths). */
+/**
+ * Checks `min`/`max` are non-negative integers (lengths).
+ *
+ * @example
+ * ```ts ignore
+ * checkLengthOptions({ max: -1 }); // '"max" must be a non-negative integer length'
+ * ```
+ */
 export function checkLengthOptions(
   options: Readonly<FieldOptions>,
 ): string | undefined {

@@ -290,6 +290,31 @@ export function formatMessage(template, values, language) {
   return formatNodes(nodes, values || {}, language || "en", undefined);
 }
 
+/**
+ * The language a catalog answer is in: the closest to the requested tag
+ * among its templates' languages (the route falls back de-AT, de, default),
+ * else the language most of it came from.
+ */
+export function catalogLanguage(catalog, requested) {
+  const wanted = String(requested || "").toLowerCase();
+  let best = "";
+  const counts = new Map();
+  for (const key of Object.keys(catalog || {})) {
+    const language = catalog[key] && catalog[key].language;
+    if (typeof language !== "string" || language === "") continue;
+    counts.set(language, (counts.get(language) || 0) + 1);
+    const lower = language.toLowerCase();
+    const fits = wanted === lower || wanted.startsWith(lower + "-");
+    if (fits && language.length > best.length) best = language;
+  }
+  if (best !== "") return best;
+  let most = "";
+  for (const entry of counts) {
+    if (most === "" || entry[1] > counts.get(most)) most = entry[0];
+  }
+  return most || requested || "en";
+}
+
 /** Looks a short key (signIn) up in a catalog answer, with English fallbacks. */
 export function translate(catalog, key, values, language) {
   const entry = catalog ? catalog["dashboard." + key] : undefined;
@@ -725,8 +750,7 @@ function createDashboard(root, base) {
       typeof response.data === "object";
     state.catalog = ok ? response.data : {};
     state.catalogFor = language;
-    const sample = state.catalog["dashboard.signIn"];
-    state.language = sample && sample.language ? sample.language : language;
+    state.language = catalogLanguage(state.catalog, language);
     document.documentElement.lang = state.language;
   }
 
@@ -769,7 +793,8 @@ function createDashboard(root, base) {
 
   function navigate(url, options) {
     const opts = options || {};
-    if (opts.replace) history.replaceState(null, "", url);
+    const here = location.pathname + location.search;
+    if (opts.replace || url === here) history.replaceState(null, "", url);
     else history.pushState(null, "", url);
     if (opts.focus) state.focus = opts.focus;
     else if (!opts.replace) state.focus = "h1";

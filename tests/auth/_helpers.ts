@@ -143,7 +143,11 @@ export interface Call {
 }
 
 /** Sends a request to `app` (path relative to http://localhost). */
-export function send(app: App, path: string, call: Call = {}): Promise<Response> {
+export function send(
+  app: App,
+  path: string,
+  call: Call = {},
+): Promise<Response> {
   const headers = new Headers(call.headers);
   let body = call.body;
   if (call.json !== undefined) {

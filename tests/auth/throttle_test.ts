@@ -4,89 +4,111 @@ import { authLayer } from "../../auth/mod.ts";
 
 const WRONG = { email: ADMIN.email, password: "wrong-password" };
 
-authTest("throttle: the 11th failed login of an address within a minute is 429", async (h) => {
-  const app = await h.boot();
-  await install(app);
-  for (let i = 0; i < 10; i++) {
-    h.clock.advance(1000);
-    const answer = await ask(app, "/auth/login", { json: WRONG, ip: "203.0.113.9" });
-    assert.equal(answer.status, 401, `attempt ${i + 1}`);
-  }
-  const limited = await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.9" });
-  assert.equal(limited.status, 429);
-  // The oldest failure (50 s ago... 10 s into the window) leaves it in 51 s.
-  assert.equal(limited.headers.get("retry-after"), "51");
-  assert.equal(limited.headers.get("set-cookie"), null);
-  // Other addresses are not affected.
-  assert.equal(
-    (await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.10" })).status,
-    200,
-  );
-  h.clock.advance(50_999);
-  assert.equal(
-    (await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.9" })).status,
-    429,
-  );
-  h.clock.advance(1);
-  assert.equal(
-    (await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.9" })).status,
-    200,
-  );
-});
-
-authTest("throttle: unknown emails count as failures too; successes do not", async (h) => {
-  const app = await h.boot();
-  await install(app);
-  for (let i = 0; i < 20; i++) {
+authTest(
+  "throttle: the 11th failed login of an address within a minute is 429",
+  async (h) => {
+    const app = await h.boot();
+    await install(app);
+    for (let i = 0; i < 10; i++) {
+      h.clock.advance(1000);
+      const answer = await ask(app, "/auth/login", {
+        json: WRONG,
+        ip: "203.0.113.9",
+      });
+      assert.equal(answer.status, 401, `attempt ${i + 1}`);
+    }
+    const limited = await ask(app, "/auth/login", {
+      json: ADMIN,
+      ip: "203.0.113.9",
+    });
+    assert.equal(limited.status, 429);
+    // Failures at 1 s … 10 s: the first leaves the one-minute window at 61 s, 51 s from now.
+    assert.equal(limited.headers.get("retry-after"), "51");
+    assert.equal(limited.headers.get("set-cookie"), null);
+    // Other addresses are not affected.
     assert.equal(
-      (await ask(app, "/auth/login", { json: ADMIN, ip: "198.51.100.1" })).status,
+      (await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.10" }))
+        .status,
       200,
     );
-  }
-  for (let i = 0; i < 10; i++) {
-    await ask(app, "/auth/login", {
-      json: { email: `ghost${i}@example.com`, password: "whatever1" },
+    h.clock.advance(50_999);
+    assert.equal(
+      (await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.9" }))
+        .status,
+      429,
+    );
+    h.clock.advance(1);
+    assert.equal(
+      (await ask(app, "/auth/login", { json: ADMIN, ip: "203.0.113.9" }))
+        .status,
+      200,
+    );
+  },
+);
+
+authTest(
+  "throttle: unknown emails count as failures too; successes do not",
+  async (h) => {
+    const app = await h.boot();
+    await install(app);
+    for (let i = 0; i < 20; i++) {
+      assert.equal(
+        (await ask(app, "/auth/login", { json: ADMIN, ip: "198.51.100.1" }))
+          .status,
+        200,
+      );
+    }
+    for (let i = 0; i < 10; i++) {
+      await ask(app, "/auth/login", {
+        json: { email: `ghost${i}@example.com`, password: "whatever1" },
+        ip: "198.51.100.1",
+      });
+    }
+    const limited = await ask(app, "/auth/login", {
+      json: ADMIN,
       ip: "198.51.100.1",
     });
-  }
-  const limited = await ask(app, "/auth/login", { json: ADMIN, ip: "198.51.100.1" });
-  assert.equal(limited.status, 429);
-  assert.equal(limited.headers.get("retry-after"), "60");
-});
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get("retry-after"), "60");
+  },
+);
 
-authTest("throttle: one password check in flight per address; a concurrent one is 503", async (h) => {
-  const app = await h.boot({
-    config: {
-      layers: [authLayer()],
-      // A slower hash keeps the first check in flight while the others arrive.
-      auth: { password: { cost: 16384 } },
-    },
-  });
-  await install(app);
-  const answers = await Promise.all(
-    [1, 2, 3, 4].map(() =>
-      ask(app, "/auth/login", { json: ADMIN, ip: "192.0.2.50" })
-    ),
-  );
-  const statuses = answers.map((a) => a.status);
-  assert.ok(statuses.includes(200), statuses.join());
-  assert.ok(statuses.includes(503), statuses.join());
-  for (const answer of answers.filter((a) => a.status === 503)) {
-    assert.equal(answer.headers.get("retry-after"), "1");
-  }
-  // The lease is released: the next login goes through.
-  assert.equal(
-    (await ask(app, "/auth/login", { json: ADMIN, ip: "192.0.2.50" })).status,
-    200,
-  );
-  // Different addresses do not wait on each other.
-  const parallel = await Promise.all(
-    ["192.0.2.51", "192.0.2.52", "192.0.2.53"].map((ip) =>
-      ask(app, "/auth/login", { json: ADMIN, ip })
-    ),
-  );
-  assert.deepEqual(parallel.map((a) => a.status), [200, 200, 200]);
-});
+authTest(
+  "throttle: one password check in flight per address; a concurrent one is 503",
+  async (h) => {
+    const app = await h.boot({
+      config: {
+        layers: [authLayer()],
+        // A slower hash keeps the first check in flight while the others arrive.
+        auth: { password: { cost: 16384 } },
+      },
+    });
+    await install(app);
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        ask(app, "/auth/login", { json: ADMIN, ip: "192.0.2.50" })
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    assert.ok(statuses.includes(200), statuses.join());
+    assert.ok(statuses.includes(503), statuses.join());
+    for (const answer of answers.filter((a) => a.status === 503)) {
+      assert.equal(answer.headers.get("retry-after"), "1");
+    }
+    // The lease is released: the next login goes through.
+    assert.equal(
+      (await ask(app, "/auth/login", { json: ADMIN, ip: "192.0.2.50" })).status,
+      200,
+    );
+    // Different addresses do not wait on each other.
+    const parallel = await Promise.all(
+      ["192.0.2.51", "192.0.2.52", "192.0.2.53"].map((ip) =>
+        ask(app, "/auth/login", { json: ADMIN, ip })
+      ),
+    );
+    assert.deepEqual(parallel.map((a) => a.status), [200, 200, 200]);
+  },
+);
 
 authTest("throttle: auth.loginRateLimit false turns it off", async (h) => {
   const app = await h.boot({
@@ -98,7 +120,8 @@ authTest("throttle: auth.loginRateLimit false turns it off", async (h) => {
   await install(app);
   for (let i = 0; i < 15; i++) {
     assert.equal(
-      (await ask(app, "/auth/login", { json: WRONG, ip: "203.0.113.1" })).status,
+      (await ask(app, "/auth/login", { json: WRONG, ip: "203.0.113.1" }))
+        .status,
       401,
     );
   }
@@ -134,11 +157,13 @@ authTest("throttle: holds across two instances on one database", async (h) => {
   await install(one);
   for (let i = 0; i < 5; i++) {
     assert.equal(
-      (await ask(one, "/auth/login", { json: WRONG, ip: "203.0.113.77" })).status,
+      (await ask(one, "/auth/login", { json: WRONG, ip: "203.0.113.77" }))
+        .status,
       401,
     );
     assert.equal(
-      (await ask(two, "/auth/login", { json: WRONG, ip: "203.0.113.77" })).status,
+      (await ask(two, "/auth/login", { json: WRONG, ip: "203.0.113.77" }))
+        .status,
       401,
     );
   }

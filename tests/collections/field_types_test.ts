@@ -86,9 +86,13 @@ const CASES: Record<string, Case> = {
   },
   date: {
     type: field("date", { min: "2000-01-01", max: "2099-12-31" }),
-    accept: [["2024-02-29", "2024-02-29"], ["2000-01-01", "2000-01-01"]],
+    accept: [["2024-02-29", "2024-02-29"], ["2000-01-01", "2000-01-01"], [
+      "2000-02-29",
+      "2000-02-29",
+    ]],
     reject: [
       ["2023-02-29", MSG.invalidDate],
+      ["2100-02-29", MSG.invalidDate],
       ["2024-13-01", MSG.invalidDate],
       ["2024-1-01", MSG.invalidDate],
       ["2024-04-31", MSG.invalidDate],

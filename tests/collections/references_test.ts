@@ -114,8 +114,7 @@ dataTest("restrict refuses the delete with a 409 and changes nothing", {
     );
   }
   assert.equal(await data.query("Categories").count(), 2);
-  // Deleting the user cascades to the post, which releases the restrict… but the delete
-  // of the categories themselves is still refused while the post exists.
+  // Still refused while the post exists; once it is gone, the categories may go.
   await assert.rejects(() => data.query("Categories").delete());
   await data.query("Posts").where({ UUID: post.UUID }).delete();
   const removed = await data.query("Categories").delete();

@@ -176,6 +176,7 @@ dataTest("translatable unique fields are unique per locale", {
 });
 
 dataTest("locales are canonicalised and checked", options, async (data) => {
+  assert.equal(await data.query("Posts").count(), 0);
   assert.deepEqual(data.locales, ["en", "de", "fr-CH"]);
   assert.throws(
     () => data.query("Posts").locale("it"),

@@ -142,6 +142,26 @@ Deno.test("translate reads the catalog, then the English fallback", () => {
   assert.equal(app.translate({}, "nope", {}, "en"), "nope");
 });
 
+Deno.test("catalogLanguage names the language the catalog answered in", () => {
+  const entry = (language: string) => ({ template: "x", language });
+  const catalog = {
+    "dashboard.a": entry("de"),
+    "dashboard.b": entry("en"),
+    "dashboard.c": entry("en"),
+  };
+  assert.equal(app.catalogLanguage(catalog, "de-AT"), "de");
+  assert.equal(app.catalogLanguage(catalog, "DE"), "de");
+  assert.equal(app.catalogLanguage(catalog, "fr"), "en");
+  assert.equal(
+    app.catalogLanguage({
+      "dashboard.a": entry("pt-BR"),
+      "dashboard.b": entry("pt"),
+    }, "pt-BR"),
+    "pt-BR",
+  );
+  assert.equal(app.catalogLanguage({}, "sv"), "sv");
+});
+
 Deno.test("parseRoute names the page of a path under the base", () => {
   assert.deepEqual(app.parseRoute("/api/dashboard", "/api"), { name: "home" });
   assert.deepEqual(app.parseRoute("/api/dashboard/", "/api"), { name: "home" });

@@ -91,7 +91,7 @@ Deno.test("a body over maxBodySize is 413 before the handler runs", async () => 
   assert.equal(response.status, 413);
   assert.deepEqual(await json(response), {
     statusCode: 413,
-    message: "Payload Too Large",
+    message: "The request body is too large",
   });
   const small = await post("/body/small", '{"a":"0123456789abcdef"}');
   assert.equal(small.status, 413);

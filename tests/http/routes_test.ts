@@ -113,7 +113,7 @@ Deno.test("an encoded slash is an ordinary 404 and runs no middleware", async ()
   assert.equal(response.headers.get("set-cookie"), null); // the global middleware sets a cookie
   assert.deepEqual(await json(response), {
     statusCode: 404,
-    message: "Not Found",
+    message: "Not found",
   });
 });
 
@@ -151,7 +151,7 @@ Deno.test("a path that matches with another method is 405 with a sorted Allow", 
   assert.equal(response.headers.get("set-cookie"), null);
   assert.deepEqual(await json(response), {
     statusCode: 405,
-    message: "Method Not Allowed",
+    message: "Method not allowed",
   });
   const special = await call(app, "/items/special", { method: "PUT" });
   assert.equal(special.status, 405);
@@ -208,4 +208,11 @@ Deno.test("a foreign origin gets no CORS headers", async () => {
   });
   assert.equal(response.headers.get("access-control-allow-origin"), null);
   await response.body?.cancel();
+});
+
+Deno.test("framework errors speak the language of Accept-Language", async () => {
+  const response = await call(app, "/nope", { headers: { "accept-language": "de-AT, en;q=0.5" } });
+  assert.deepEqual(await json(response), { statusCode: 404, message: "Nicht gefunden" });
+  const english = await call(app, "/nope", { headers: { "accept-language": "fr" } });
+  assert.deepEqual(await json(english), { statusCode: 404, message: "Not found" });
 });

@@ -15,7 +15,7 @@ const REQUIRED_KEYS = {
   query:
     "unknownParam invalidField unknownOperator invalidValue invalidShape nullEquality tooDeep invalidNumber invalidPagination emptySelect duplicateOrderField duplicatePopulateField invalidLocale localeNotApplicable sameLocale tooManyConditions listTooLong tooManyFields tooManyOrderKeys tooManyPopulate populateTooDeep valueTooLarge",
   dashboard:
-    "signIn signOut email password rememberMe installTitle installIntro account language timeZone dateFormat timeFormat smartClipboard save saved create edit delete confirmDelete filter previous next pageOf records collections noAccess locale",
+    "signIn signOut email password rememberMe installTitle installIntro account language timezone dateFormat timeFormat smartClipboard save saved create edit delete confirmDelete filter previous next pageOf records collections noAccess locale",
 };
 
 Deno.test("framework catalogs ship English and German", () => {
@@ -44,7 +44,14 @@ Deno.test("framework catalogs hold every required key", () => {
 });
 
 Deno.test("framework templates are well-formed and non-empty", () => {
-  const params = { min: 2, max: 2, page: 1, lastPage: 3, count: 2 };
+  const params = {
+    min: 2,
+    max: 2,
+    page: 1,
+    lastPage: 3,
+    count: 2,
+    email: "ada@example.com",
+  };
   for (const [language, flat] of Object.entries({ en, de })) {
     for (const [key, template] of Object.entries(flat)) {
       assert.ok(template.trim() !== "", `${language} ${key} is empty`);
@@ -85,4 +92,19 @@ Deno.test("framework catalogs differ between languages", () => {
   );
   const identical = Object.keys(en).filter((key) => en[key] === de[key]);
   assert.deepEqual(identical, []);
+});
+
+Deno.test("the catalogs hold every key the dashboard asks for", async () => {
+  const { dashboardMessageKeys } = await import(
+    "../../dashboard/message_keys.ts"
+  );
+  const { flattenMessages } = await import("../../i18n/catalog.ts");
+  const { frameworkMessages } = await import(
+    "../../i18n/framework_messages.ts"
+  );
+  for (const language of ["en", "de"]) {
+    const flat = flattenMessages(frameworkMessages[language]);
+    const missing = dashboardMessageKeys.filter((key) => !(key in flat));
+    assert.deepEqual(missing, [], language);
+  }
 });

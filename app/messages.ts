@@ -1,0 +1,135 @@
+/**
+ * The app's messages: catalogs merged across layers, the language of a request, and the
+ * translation of validation messages and framework errors.
+ *
+ * @module
+ */
+import {
+  filterCatalog,
+  mergeCatalogs,
+  type NestedMessages,
+} from "../i18n/catalog.ts";
+import { frameworkMessages } from "../i18n/framework_messages.ts";
+import { parseAcceptLanguage } from "../i18n/language.ts";
+import { createTranslator, type Translator } from "../i18n/translator.ts";
+import { renderDefaultMessage } from "../collections/messages.ts";
+import { currentEvent, type StrataEvent } from "../router/event.ts";
+import { HTTPError } from "../router/errors.ts";
+
+/** The hook a layer registers to name the signed-in user's language for a request. */
+export const USER_LANGUAGE_HOOK = "messages:user-language";
+
+/** Returns the user's preferred language for `event`, if known without waiting. */
+export type UserLanguageResolver = (
+  event: StrataEvent,
+) => string | null | undefined;
+
+const STATUS_KEYS: Record<number, string> = {
+  400: "badRequest",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "notFound",
+  405: "methodNotAllowed",
+  409: "conflict",
+  413: "payloadTooLarge",
+  415: "unsupportedMediaType",
+  422: "unprocessableContent",
+  429: "tooManyRequests",
+  500: "internalServerError",
+  503: "serviceUnavailable",
+};
+
+/** The app's translation services. */
+export interface AppMessages {
+  /** The merged catalog's translator. */
+  readonly translator: Translator;
+  /** Preferred languages of a request: `Accept-Language`, then the user's language. */
+  languages(request: Request, event?: StrataEvent): readonly string[];
+  /** Renders a validation message key for the current request (the data layer's renderer). */
+  renderValidation(key: string, params: Record<string, unknown>): string;
+  /** Translates an error's message for the request, when it carries a known key. */
+  localizeError(
+    error: HTTPError,
+    request: Request,
+    event?: StrataEvent,
+  ): HTTPError;
+}
+
+/**
+ * Builds the app's translation services from the layers' catalogs (furthest first).
+ *
+ * @example
+ * ```ts ignore
+ * const messages = createAppMessages([appCatalogs], "en", [], () => []);
+ * messages.translator.t("errors.notFound", {}, ["de"]); // "Nicht gefunden"
+ * ```
+ */
+export function createAppMessages(
+  layerMessages: readonly Readonly<Record<string, NestedMessages>>[],
+  defaultLanguage: string,
+  disabled: readonly string[],
+  userLanguage: () => readonly UserLanguageResolver[],
+): AppMessages {
+  const catalog = filterCatalog(
+    mergeCatalogs([frameworkMessages, ...layerMessages]),
+    disabled,
+  );
+  const translator = createTranslator(catalog, defaultLanguage);
+  const cache = new WeakMap<Request, readonly string[]>();
+
+  function languages(request: Request, event?: StrataEvent): readonly string[] {
+    let accepted = cache.get(request);
+    if (!accepted) {
+      accepted = parseAcceptLanguage(request.headers.get("accept-language"));
+      cache.set(request, accepted);
+    }
+    if (!event) return accepted;
+    for (const resolve of userLanguage()) {
+      const language = resolve(event);
+      if (language) return [...accepted, language];
+    }
+    return accepted;
+  }
+
+  function has(key: string): boolean {
+    return translator.lookup(key, translator.defaultLanguage) !== undefined;
+  }
+
+  return Object.freeze({
+    translator,
+    languages,
+    renderValidation(key: string, params: Record<string, unknown>): string {
+      const event = currentEvent();
+      const preferred = event ? languages(event.request, event) : [];
+      if (has(`validation.${key}`)) {
+        return translator.t(`validation.${key}`, params, preferred);
+      }
+      if (key.includes(".") && has(key)) {
+        return translator.t(key, params, preferred);
+      }
+      return renderDefaultMessage(key, params);
+    },
+    localizeError(
+      error: HTTPError,
+      request: Request,
+      event?: StrataEvent,
+    ): HTTPError {
+      const code = typeof error.data?.code === "string"
+        ? error.data.code
+        : undefined;
+      const key = error.messageKey ??
+        (code && error.status === 400 && has(`query.${code}`)
+          ? `query.${code}`
+          : error.message === HTTPError.defaultMessage(error.status)
+          ? `errors.${STATUS_KEYS[error.status]}`
+          : undefined);
+      if (!key || !has(key)) return error;
+      const message = translator.t(
+        key,
+        error.messageParams,
+        languages(request, event),
+      );
+      return message === error.message ? error : error.withMessage(message);
+    },
+  });
+}

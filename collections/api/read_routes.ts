@@ -1,0 +1,208 @@
+/**
+ * The read routes of the collections API: list, query, read one, translation list.
+ *
+ * @module
+ */
+import { notFound } from "../../router/errors.ts";
+import type { StrataEvent } from "../../router/event.ts";
+import type { DataRecord, Page } from "../results.ts";
+import {
+  assertNoParams,
+  parseListQuery,
+  parseReadOneQuery,
+} from "../wire/parse.ts";
+import type { ListPlan, PopulatePlan } from "../wire/types.ts";
+import { ApiRequest, bodyObject, byUuid, isUuid } from "./request.ts";
+import type { Grant } from "./policy.ts";
+import { populatePaths, reachedCollections } from "./plan_walk.ts";
+import { applySelectScopes, narrowTranslations } from "./respond.ts";
+
+/** Parses a list query twice: once to learn which collections it reaches, once under their policies. */
+async function planUnderPolicies<
+  P extends { where?: ListPlan["where"]; populate: PopulatePlan[] },
+>(
+  request: ApiRequest,
+  grant: Grant,
+  parse: (ctx: ReturnType<ApiRequest["wireContext"]>) => P,
+): Promise<P> {
+  const first = parse({
+    ...request.wireContext(grant),
+    reachable: (name) =>
+      name === grant.collection.name ? grant.scope.select : undefined,
+  });
+  const reached = reachedCollections(
+    request.registry,
+    grant.collection.name,
+    first.where,
+    first.populate,
+  );
+  if (reached.size === 0) return first;
+  await request.loadTargets(grant, reached);
+  return parse(request.wireContext(grant));
+}
+
+function defaultSelect(
+  grant: Grant,
+  plan: { select?: string[] },
+): string[] | undefined {
+  if (plan.select) return plan.select;
+  return grant.scope.select ? [...grant.scope.select] : undefined;
+}
+
+async function finish(
+  request: ApiRequest,
+  grant: Grant,
+  records: DataRecord[],
+  populate: readonly PopulatePlan[],
+): Promise<DataRecord[]> {
+  await narrowTranslations(request, grant, records);
+  applySelectScopes(request, grant, records, populate);
+  return records;
+}
+
+async function runList(
+  request: ApiRequest,
+  grant: Grant,
+  plan: ListPlan,
+): Promise<DataRecord[] | Page> {
+  let builder = request.query(grant);
+  if (plan.where) builder = builder.where(plan.where);
+  const select = defaultSelect(grant, plan);
+  if (select) builder = builder.select(...select);
+  if (plan.order.length > 0) {
+    builder = builder.order(
+      ...plan.order.map((key) => (key.descending ? "-" : "") + key.field),
+    );
+  }
+  const paths = populatePaths(plan.populate);
+  if (paths.length > 0) builder = builder.populate(...paths);
+  const locale = plan.locale ?? grant.scope.locale;
+  if (locale) builder = builder.locale(locale);
+  const cap = grant.scope.limit;
+  if (!plan.paginated) {
+    const offset = plan.offset ?? 0;
+    let limit = plan.limit ?? request.registry.guards.maxLimit;
+    if (cap !== undefined) limit = Math.max(0, Math.min(limit, cap - offset));
+    if (limit === 0) return [];
+    const records = await builder.limit(limit).offset(offset).findMany();
+    return await finish(request, grant, records, plan.populate);
+  }
+  const page = plan.page ?? 1;
+  const perPage = plan.perPage ?? 20;
+  if (cap === undefined) {
+    const result = await builder.paginate(page, perPage);
+    await finish(request, grant, result.records, plan.populate);
+    return result;
+  }
+  const total = Math.min(await builder.count(), cap);
+  const start = (page - 1) * perPage;
+  const size = Math.max(0, Math.min(perPage, total - start));
+  const records = size === 0
+    ? []
+    : await builder.limit(size).offset(start).findMany();
+  return {
+    records: await finish(request, grant, records, plan.populate),
+    total,
+    page,
+    perPage,
+    lastPage: Math.max(1, Math.ceil(total / perPage)),
+  };
+}
+
+/**
+ * `GET /collections/<name>`: a plain array, or the paginated envelope.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(listRecords);
+ * ```
+ */
+export async function listRecords(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  const grant = await request.authorize("read");
+  if ("answer" in grant) return grant.answer;
+  const plan = await planUnderPolicies(
+    request,
+    grant,
+    (ctx) => parseListQuery(event.query, ctx),
+  );
+  return await runList(request, grant, plan);
+}
+
+/**
+ * `POST /collections/<name>/query`: the list read with its keys in a JSON body.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(queryRecords, { maxBodySize: false });
+ * ```
+ */
+export async function queryRecords(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  const body = await request.deferredBody();
+  const grant = await request.authorize("read");
+  if ("answer" in grant) return grant.answer;
+  assertNoParams(event.query);
+  const input = bodyObject(body);
+  const plan = await planUnderPolicies(
+    request,
+    grant,
+    (ctx) => parseListQuery(input, ctx),
+  );
+  return await runList(request, grant, plan);
+}
+
+/**
+ * `GET /collections/<name>/[uuid]`: one record; only `select`, `populate`, `locale`.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(readRecord);
+ * ```
+ */
+export async function readRecord(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  const grant = await request.authorize("read");
+  if ("answer" in grant) return grant.answer;
+  const plan = await planUnderPolicies(
+    request,
+    grant,
+    (ctx) => parseReadOneQuery(event.query, ctx),
+  );
+  const uuid = event.params.uuid;
+  if (!isUuid(uuid)) throw notFound();
+  let builder = request.query(grant).where(byUuid(uuid));
+  const select = defaultSelect(grant, plan);
+  if (select) builder = builder.select(...select);
+  const paths = populatePaths(plan.populate);
+  if (paths.length > 0) builder = builder.populate(...paths);
+  const locale = plan.locale ?? grant.scope.locale;
+  if (locale) builder = builder.locale(locale);
+  const record = await builder.findFirst();
+  if (!record) throw notFound();
+  return (await finish(request, grant, [record], plan.populate))[0];
+}
+
+/**
+ * `GET /collections/<name>/[uuid]/translations`: `{ locales }` at which the record holds a
+ * translation (and the scope admits it), in configured order.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(listTranslations);
+ * ```
+ */
+export async function listTranslations(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  request.requireTranslatable();
+  const grant = await request.authorize("read");
+  if ("answer" in grant) return grant.answer;
+  assertNoParams(event.query);
+  const uuid = event.params.uuid;
+  if (!isUuid(uuid)) throw notFound();
+  const record = await request.query(grant).where(byUuid(uuid)).select("UUID")
+    .findFirst();
+  if (!record) throw notFound();
+  await narrowTranslations(request, grant, [record]);
+  return { locales: record._translations ?? [] };
+}

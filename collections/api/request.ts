@@ -1,0 +1,181 @@
+/**
+ * One collections API request: the collection it addresses, the caller's grant, and the
+ * scoped query builders the operations run on.
+ *
+ * @module
+ */
+import { badRequest, notFound } from "../../router/errors.ts";
+import type { StrataEvent } from "../../router/event.ts";
+import type { RequestEvent } from "../../router/request_event.ts";
+import type { QueryBuilder } from "../query_builder.ts";
+import type { ReadPolicy } from "../read_policy.ts";
+import type { WhereFilter } from "../where.ts";
+import type { WireCollection, WireContext } from "../wire/types.ts";
+import { type ApiHost, hostOf } from "./host.ts";
+import {
+  type ApiCollection,
+  type ApiRegistry,
+  apiRegistry,
+} from "./registry.ts";
+import type { ApiOperation } from "./exposure.ts";
+import {
+  authorizeOperation,
+  type Grant,
+  type Scope,
+  type TargetPolicy,
+  targetReadPolicy,
+} from "./policy.ts";
+
+/** A request's body, read before the access verdict but judged only after it. */
+export interface DeferredBody {
+  /** The parsed body, or `undefined` when it could not be read. */
+  readonly input: unknown;
+  /** Why it could not be read (thrown once the caller is authorised). */
+  readonly error?: unknown;
+}
+
+/** A collections API request, from its route params. */
+export class ApiRequest {
+  readonly event: StrataEvent;
+  readonly host: ApiHost;
+  readonly registry: ApiRegistry;
+  readonly collection: ApiCollection | undefined;
+  #targets = new Map<string, TargetPolicy>();
+
+  constructor(event: StrataEvent) {
+    this.event = event;
+    this.host = hostOf(event);
+    this.registry = apiRegistry(this.host);
+    this.collection = this.registry.byPath.get(event.params.collection);
+  }
+
+  /** The collection, known to be translatable; otherwise the 404 of an unknown collection. */
+  requireTranslatable(): void {
+    if (!this.collection?.translatable) throw notFound();
+  }
+
+  /**
+   * Reads the JSON body under the server-wide size limit without judging it yet: the access
+   * verdict comes first, so a refused caller learns nothing from what it sent.
+   */
+  async deferredBody(optional = false): Promise<DeferredBody> {
+    const event = this.event as RequestEvent;
+    event.maxBodySize = this.host.config.api.maxBodySize;
+    if (optional && event.request.body === null) return { input: undefined };
+    try {
+      return { input: await event.body() };
+    } catch (error) {
+      return { input: undefined, error };
+    }
+  }
+
+  /** Authorises `operation`; a middleware's answer comes back as `{ answer }`. */
+  async authorize(
+    operation: ApiOperation,
+    input?: unknown,
+    runMiddleware = true,
+  ): Promise<Grant | { answer: unknown }> {
+    const outcome = await authorizeOperation(
+      this.host,
+      this.collection,
+      operation,
+      {
+        input,
+        runMiddleware,
+        event: this.event,
+      },
+    );
+    return outcome.granted ? outcome.grant : { answer: outcome.answer };
+  }
+
+  /** Evaluates the read policies of every collection a query reaches (besides its own). */
+  async loadTargets(grant: Grant, names: Iterable<string>): Promise<void> {
+    for (const name of names) {
+      if (this.#targets.has(name)) continue;
+      this.#targets.set(
+        name,
+        name === grant.collection.name && grant.operation === "read"
+          ? grant.scope
+          : await targetReadPolicy(this.host, this.event, name),
+      );
+    }
+  }
+
+  /** The fields a caller may reach in `name` under `scope` for the root and loaded targets. */
+  wireContext(grant: Grant): WireContext {
+    const root = grant.collection.name;
+    return {
+      collection: grant.collection.wire,
+      collectionByName: (name: string): WireCollection | undefined =>
+        this.registry.byName.get(name)?.wire,
+      reachable: (name: string) => {
+        const scope = name === root ? grant.scope : this.#targets.get(name);
+        if (scope === undefined) return undefined;
+        if (scope === false) return new Set<string>();
+        return scope.select;
+      },
+      guards: this.registry.guards,
+      locales: this.registry.locales,
+    };
+  }
+
+  /** The read policy the data layer applies to every collection a query touches. */
+  readPolicy(grant: Grant, rootScope: Scope = grant.scope): ReadPolicy {
+    const root = grant.collection.name;
+    return (name: string) => {
+      const scope = name === root ? rootScope : this.#targets.get(name);
+      if (scope === undefined) return undefined;
+      if (scope === false) return false;
+      return { where: scope.where, select: scope.select };
+    };
+  }
+
+  /** A builder on the request's collection under `grant`'s policy. */
+  query(grant: Grant, rootScope?: Scope): QueryBuilder {
+    return this.host.data.query(grant.collection.name).withPolicy(
+      this.readPolicy(grant, rootScope),
+    );
+  }
+
+  /** A trusted builder (no policy), for checks the policy itself needs. */
+  trustedQuery(name: string): QueryBuilder {
+    return this.host.data.query(name);
+  }
+}
+
+/**
+ * Throws the body's read error, or a 400 when the body is not a JSON object.
+ *
+ * @example
+ * ```ts ignore
+ * const record = bodyObject(await request.deferredBody());
+ * ```
+ */
+export function bodyObject(body: DeferredBody): Record<string, unknown> {
+  if (body.error !== undefined) throw body.error;
+  const input = body.input;
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw badRequest("The request body must be a JSON object");
+  }
+  return input as Record<string, unknown>;
+}
+
+/**
+ * Whether `value` is a UUID in canonical form (the API answers 404 for anything else).
+ *
+ * @example
+ * ```ts
+ * import { isUuid } from "./request.ts";
+ * isUuid("not-a-uuid"); // false
+ * ```
+ */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
+    value,
+  );
+}
+
+/** The `where` selecting one record by UUID. */
+export function byUuid(uuid: string): WhereFilter {
+  return { UUID: uuid.toLowerCase() };
+}

@@ -1,0 +1,114 @@
+/**
+ * Shapes records for the API's answers under a scope: fields outside the scope's `select`
+ * (including `UUID`) leave, and `_translations` lists only the locales the scope admits.
+ *
+ * @module
+ */
+import type { DataRecord } from "../results.ts";
+import type { PopulatePlan } from "../wire/types.ts";
+import type { ApiRequest } from "./request.ts";
+import type { Grant, Scope } from "./policy.ts";
+import { touchesTranslatable } from "./plan_walk.ts";
+
+const SYSTEM_KEYS = new Set(["_translations", "_updatedAt"]);
+
+function stripUnscoped(
+  record: DataRecord,
+  scope: Scope | false | undefined,
+): void {
+  if (!scope || !scope.select) return;
+  const fields = record as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (!SYSTEM_KEYS.has(key) && !scope.select.has(key)) delete fields[key];
+  }
+}
+
+/**
+ * Removes the fields (`UUID` included) a scope's `select` leaves out, from records and from
+ * the records populated into them.
+ *
+ * @example
+ * ```ts ignore
+ * applySelectScopes(request, grant, records, plan.populate);
+ * ```
+ */
+export function applySelectScopes(
+  request: ApiRequest,
+  grant: Grant,
+  records: readonly DataRecord[],
+  populate: readonly PopulatePlan[],
+  rootScope: Scope = grant.scope,
+): void {
+  const policy = request.readPolicy(grant, rootScope);
+  const walk = (
+    collection: string,
+    list: readonly DataRecord[],
+    plans: readonly PopulatePlan[],
+  ) => {
+    const scope = policy(collection);
+    for (const record of list) {
+      for (const plan of plans) {
+        const target = request.registry.byName.get(collection)?.resolved.fields
+          .get(plan.field)?.target;
+        const value = record[plan.field];
+        if (!target) continue;
+        const nested = Array.isArray(value)
+          ? value
+          : value && typeof value === "object"
+          ? [value]
+          : [];
+        walk(
+          target,
+          nested.filter((v) => v && typeof v === "object") as DataRecord[],
+          plan.populate,
+        );
+      }
+      stripUnscoped(record, scope === false ? undefined : scope);
+    }
+  };
+  walk(grant.collection.name, records, populate);
+}
+
+/**
+ * Narrows each record's `_translations` to the locales at which the scope's `where` admits it
+ * (only needed when that `where` names translatable fields).
+ *
+ * @example
+ * ```ts ignore
+ * await narrowTranslations(request, grant, records);
+ * ```
+ */
+export async function narrowTranslations(
+  request: ApiRequest,
+  grant: Grant,
+  records: readonly DataRecord[],
+  scope: Scope = grant.scope,
+): Promise<void> {
+  const collection = grant.collection;
+  if (!collection.translatable || !scope.where || records.length === 0) return;
+  const translatable = new Set(
+    collection.resolved.translatedFields.map((f) => f.name),
+  );
+  if (!touchesTranslatable(scope.where, translatable)) return;
+  const uuids = records.map((r) => r.UUID).filter((u): u is string =>
+    typeof u === "string"
+  );
+  if (uuids.length === 0) return;
+  const admitted = new Map<string, Set<string>>();
+  for (const locale of request.registry.locales) {
+    const rows = await request.trustedQuery(collection.name)
+      .locale(locale)
+      .where(scope.where)
+      .where({ UUID: { in: uuids } })
+      .select("UUID")
+      .findMany();
+    admitted.set(locale, new Set(rows.map((row) => row.UUID as string)));
+  }
+  for (const record of records) {
+    const locales = record._translations;
+    if (!Array.isArray(locales)) continue;
+    record._translations = locales.filter((locale) =>
+      admitted.get(locale as string)?.has(record.UUID as string)
+    );
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The write routes of the collections API: create, update, delete, translation copy and
+ * translation delete.
+ *
+ * @module
+ */
+import { notFound, unprocessableContent } from "../../router/errors.ts";
+import type { StrataEvent } from "../../router/event.ts";
+import type { DataRecord } from "../results.ts";
+import {
+  assertNoParams,
+  parseLocaleParam,
+  parseWriteParams,
+} from "../wire/parse.ts";
+import { wireError } from "../wire/errors.ts";
+import { ApiRequest, bodyObject, byUuid, isUuid } from "./request.ts";
+import type { Grant, Scope } from "./policy.ts";
+import { applySelectScopes, narrowTranslations } from "./respond.ts";
+
+function refused(errors: Record<string, string>): never {
+  throw unprocessableContent(undefined, { errors });
+}
+
+/** Loads the read policies of the collections an input links to (writing a link needs reading its target). */
+async function loadLinkTargets(
+  request: ApiRequest,
+  grant: Grant,
+  input: Record<string, unknown>,
+): Promise<void> {
+  const targets = new Set<string>();
+  for (const key of Object.keys(input)) {
+    const target = grant.collection.resolved.fields.get(key)?.target;
+    if (target) targets.add(target);
+  }
+  await request.loadTargets({ ...grant, operation: "update" }, targets);
+}
+
+async function answerRecord(
+  request: ApiRequest,
+  grant: Grant,
+  record: DataRecord,
+  scope: Scope = grant.scope,
+): Promise<DataRecord> {
+  if (scope.select) {
+    for (const key of Object.keys(record)) {
+      if (
+        key !== "UUID" && key !== "_translations" && key !== "_updatedAt" &&
+        !scope.select.has(key)
+      ) {
+        delete record[key];
+      }
+    }
+  }
+  await narrowTranslations(request, grant, [record], scope);
+  applySelectScopes(request, grant, [record], [], scope);
+  return record;
+}
+
+/**
+ * `POST /collections/<name>`: 201 and the stored record.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(createRecord, { maxBodySize: false });
+ * ```
+ */
+export async function createRecord(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  const body = await request.deferredBody();
+  const grant = await request.authorize("create", body.input);
+  if ("answer" in grant) return grant.answer;
+  const params = parseWriteParams(event.query, request.wireContext(grant));
+  const input = bodyObject(body);
+  await loadLinkTargets(request, grant, input);
+  let builder = request.query(grant);
+  if (params.locale) builder = builder.locale(params.locale);
+  const result = await builder.create(input);
+  if (!result.ok) refused(result.errors);
+  event.status = 201;
+  return await answerRecord(request, grant, result.record);
+}
+
+/**
+ * `PATCH /collections/<name>/[uuid]`: the record in its final state (scoped fields only).
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(updateRecord, { maxBodySize: false });
+ * ```
+ */
+export async function updateRecord(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  const body = await request.deferredBody();
+  const grant = await request.authorize("update", body.input);
+  if ("answer" in grant) return grant.answer;
+  const params = parseWriteParams(event.query, request.wireContext(grant));
+  const input = bodyObject(body);
+  const uuid = event.params.uuid;
+  if (!isUuid(uuid)) throw notFound();
+  await loadLinkTargets(request, grant, input);
+  let builder = request.query(grant).where(byUuid(uuid));
+  if (params.locale) builder = builder.locale(params.locale);
+  const result = await builder.update(input, { writable: grant.scope.select });
+  if (!result.ok) refused(result.errors);
+  if (result.records.length === 0) throw notFound();
+  return await answerRecord(request, grant, result.records[0]);
+}
+
+/**
+ * `DELETE /collections/<name>/[uuid]`: 204; 409 when a `restrict` reference blocks it.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(deleteRecord);
+ * ```
+ */
+export async function deleteRecord(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  const grant = await request.authorize("delete");
+  if ("answer" in grant) return grant.answer;
+  assertNoParams(event.query);
+  const uuid = event.params.uuid;
+  if (!isUuid(uuid)) throw notFound();
+  const result = await request.query(grant).where(byUuid(uuid)).delete();
+  if (result.records.length === 0) throw notFound();
+  return null;
+}
+
+function targetLocale(
+  request: ApiRequest,
+  grant: Grant,
+  query: URLSearchParams,
+): string {
+  for (const key of query.keys()) {
+    if (key !== "locale") throw wireError("unknownParam", key);
+  }
+  if (query.getAll("locale").length > 1) {
+    throw wireError("invalidShape", "locale");
+  }
+  const locale = parseLocaleParam(
+    query.get("locale"),
+    request.wireContext(grant),
+  );
+  if (!locale) throw wireError("invalidLocale", "locale");
+  return locale;
+}
+
+function sourceLocale(
+  request: ApiRequest,
+  grant: Grant,
+  input: unknown,
+): string {
+  if (input === undefined) return request.registry.defaultLocale;
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw wireError("invalidShape", "");
+  }
+  for (const key of Object.keys(input)) {
+    if (key !== "source") throw wireError("unknownParam", key);
+  }
+  const source = (input as { source?: unknown }).source;
+  if (source === undefined) return request.registry.defaultLocale;
+  if (typeof source !== "string") throw wireError("invalidLocale", "source");
+  return parseLocaleParam(source, request.wireContext(grant), "source") ??
+    request.registry.defaultLocale;
+}
+
+/**
+ * `POST /collections/<name>/[uuid]/translations/copy?locale=<target>` with an optional body
+ * `{ "source": "<locale>" }` (default: the default locale): copies the source locale's
+ * translatable values onto the target and answers the target's new state. The update access
+ * runs twice: with an empty input to reach the source, then with the values to write.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(copyTranslation, { maxBodySize: false });
+ * ```
+ */
+export async function copyTranslation(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  request.requireTranslatable();
+  const body = await request.deferredBody(true);
+  const reach = await request.authorize("update", {});
+  if ("answer" in reach) return reach.answer;
+  const target = targetLocale(request, reach, event.query);
+  if (body.error !== undefined) throw body.error;
+  const source = sourceLocale(request, reach, body.input);
+  if (source === target) throw wireError("sameLocale", "locale");
+  const uuid = event.params.uuid;
+  if (!isUuid(uuid)) throw notFound();
+  const record = await request.query(reach).where(byUuid(uuid)).locale(source)
+    .findFirst();
+  if (!record) throw notFound();
+  await narrowTranslations(request, reach, [record]);
+  if (!(record._translations as string[] | undefined)?.includes(source)) {
+    throw notFound();
+  }
+  const values: Record<string, unknown> = {};
+  for (const field of reach.collection.resolved.translatedFields) {
+    if (
+      field.readable && field.writable && !field.immutable &&
+      field.name in record
+    ) {
+      values[field.name] = record[field.name];
+    }
+  }
+  const write = await request.authorize("update", values, false);
+  if ("answer" in write) return write.answer;
+  const allowed = write.scope.select;
+  const input = allowed
+    ? Object.fromEntries(
+      Object.entries(values).filter(([key]) => allowed.has(key)),
+    )
+    : values;
+  const result = await request.query(write).where(byUuid(uuid)).locale(target)
+    .update(input, { writable: allowed });
+  if (!result.ok) refused(result.errors);
+  if (result.records.length === 0) throw notFound();
+  return await answerRecord(request, write, result.records[0]);
+}
+
+/**
+ * `DELETE /collections/<name>/[uuid]/translations?locale=<locale>`: 204; 404 when the record
+ * held nothing at that locale.
+ *
+ * @example
+ * ```ts ignore
+ * defineHandler(deleteTranslation);
+ * ```
+ */
+export async function deleteTranslation(event: StrataEvent): Promise<unknown> {
+  const request = new ApiRequest(event);
+  request.requireTranslatable();
+  const grant = await request.authorize("delete");
+  if ("answer" in grant) return grant.answer;
+  const locale = targetLocale(request, grant, event.query);
+  const uuid = event.params.uuid;
+  if (!isUuid(uuid)) throw notFound();
+  const deleted = await request.query(grant).where(byUuid(uuid))
+    .deleteTranslation(locale);
+  if (!deleted) throw notFound();
+  return null;
+}
