@@ -4,7 +4,8 @@ import { sql } from "kysely";
 import { type App, createApp, type CreateAppOptions } from "../../mod.ts";
 import { fixturePath } from "./fixture_app.ts";
 
-export const PG_URL: string | undefined = Deno.env.get("STRATA_TEST_POSTGRES") || undefined;
+export const PG_URL: string | undefined =
+  Deno.env.get("STRATA_TEST_POSTGRES") || undefined;
 
 export interface Client {
   app: App;
@@ -12,7 +13,11 @@ export interface Client {
   req(
     method: string,
     path: string,
-    options?: { json?: unknown; body?: BodyInit; headers?: Record<string, string> },
+    options?: {
+      json?: unknown;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+    },
   ): Promise<{ status: number; headers: Headers; body: unknown; text: string }>;
 }
 
@@ -27,7 +32,11 @@ export function clientOf(app: App): Client {
         headers.set("content-type", "application/json");
       }
       const response = await app.fetch(
-        new Request(new URL(path, "http://localhost"), { method, headers, body }),
+        new Request(new URL(path, "http://localhost"), {
+          method,
+          headers,
+          body,
+        }),
       );
       const text = await response.text();
       let parsed: unknown = undefined;
@@ -36,7 +45,12 @@ export function clientOf(app: App): Client {
       } catch {
         parsed = text;
       }
-      return { status: response.status, headers: response.headers, body: parsed, text };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: parsed,
+        text,
+      };
     },
   };
 }
@@ -51,7 +65,11 @@ export function dbAppTest(
   options: Omit<CreateAppOptions, "root" | "database" | "databaseSchema"> = {},
 ): void {
   Deno.test(`${name} [sqlite]`, async () => {
-    const app = await createApp({ ...options, root: fixturePath(fixture), database: ":memory:" });
+    const app = await createApp({
+      ...options,
+      root: fixturePath(fixture),
+      database: ":memory:",
+    });
     try {
       await fn(clientOf(app), "sqlite");
     } finally {
@@ -62,7 +80,9 @@ export function dbAppTest(
     name: `${name} [postgres]`,
     ignore: !PG_URL,
     async fn() {
-      const schema = `strata_http_${crypto.randomUUID().slice(0, 8)}_${++counter}`;
+      const schema = `strata_http_${
+        crypto.randomUUID().slice(0, 8)
+      }_${++counter}`;
       const app = await createApp({
         ...options,
         root: fixturePath(fixture),
@@ -72,7 +92,9 @@ export function dbAppTest(
       try {
         await fn(clientOf(app), "postgres");
       } finally {
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(app.db);
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
+          app.db,
+        );
         await app.close();
       }
     },

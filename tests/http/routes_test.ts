@@ -211,8 +211,18 @@ Deno.test("a foreign origin gets no CORS headers", async () => {
 });
 
 Deno.test("framework errors speak the language of Accept-Language", async () => {
-  const response = await call(app, "/nope", { headers: { "accept-language": "de-AT, en;q=0.5" } });
-  assert.deepEqual(await json(response), { statusCode: 404, message: "Nicht gefunden" });
-  const english = await call(app, "/nope", { headers: { "accept-language": "fr" } });
-  assert.deepEqual(await json(english), { statusCode: 404, message: "Not found" });
+  const response = await call(app, "/nope", {
+    headers: { "accept-language": "de-AT, en;q=0.5" },
+  });
+  assert.deepEqual(await json(response), {
+    statusCode: 404,
+    message: "Nicht gefunden",
+  });
+  const english = await call(app, "/nope", {
+    headers: { "accept-language": "fr" },
+  });
+  assert.deepEqual(await json(english), {
+    statusCode: 404,
+    message: "Not found",
+  });
 });
