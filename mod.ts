@@ -115,3 +115,9 @@ export type {
   ResolvedField,
   ResolvedIndex,
 } from "./collections/resolve.ts";
+export type { AppMessages } from "./app/messages.ts";
+export type {
+  CollectionReadRule,
+  ReadPolicy,
+} from "./collections/read_policy.ts";
+export type { MessageEntry, Translator } from "./i18n/translator.ts";

@@ -33,7 +33,7 @@ import type { QueryBuilder } from "../collections/query_builder.ts";
 import type { Kysely } from "kysely";
 
 /** Raw Kysely on an app's database (tables are not typed: collections are defined at run time). */
-// deno-lint-ignore no-explicit-any private-type-ref
+// deno-lint-ignore no-explicit-any
 export type Database = Kysely<any>;
 
 /** Options of {@link createApp}. */
@@ -141,7 +141,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     merged.messages,
     config.defaultLanguage,
     config.disable.messages,
-    () => (merged.hooks.get(USER_LANGUAGE_HOOK) ?? []) as UserLanguageResolver[],
+    () =>
+      (merged.hooks.get(USER_LANGUAGE_HOOK) ?? []) as UserLanguageResolver[],
   );
   const data = await openDataLayer({
     url: options.database ?? config.database.url,

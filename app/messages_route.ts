@@ -11,7 +11,10 @@ import { canonicalLanguage } from "../i18n/language.ts";
 import type { AppMessages } from "./messages.ts";
 
 async function etagOf(body: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(body),
+  );
   const hex = [...new Uint8Array(digest).slice(0, 12)]
     .map((b) => b.toString(16).padStart(2, "0")).join("");
   return `"${hex}"`;
@@ -36,7 +39,8 @@ function matchesEtag(header: string | null, etag: string): boolean {
  * ```
  */
 export const messagesRoute: HandlerDefinition = defineHandler(async (event) => {
-  const messages = ((event as RequestEvent).owner as { messages: AppMessages }).messages;
+  const messages =
+    ((event as RequestEvent).owner as { messages: AppMessages }).messages;
   const language = canonicalLanguage(event.params.language);
   if (!language) throw badRequest("Malformed language tag");
   const group = messages.translator.group(event.params.group, language);
@@ -48,5 +52,7 @@ export const messagesRoute: HandlerDefinition = defineHandler(async (event) => {
   if (matchesEtag(event.request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304 });
   }
-  return new Response(body, { headers: { "content-type": "application/json" } });
+  return new Response(body, {
+    headers: { "content-type": "application/json" },
+  });
 });

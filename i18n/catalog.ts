@@ -10,6 +10,7 @@ import { canonicalLanguage } from "./language.ts";
 
 /** A message file's content: groups of keys nesting down to templates. */
 export interface NestedMessages {
+  /** A template, or a group of further keys. */
   [key: string]: string | NestedMessages;
 }
 

@@ -12,8 +12,42 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const FIELDS = ["title", "status", "views", "rating", "published", "secret", "slug", "computed", "author", "tags", "UUID", "nope", "__proto__", "or", "not"];
-const OPS = ["equalsTo", "in", "greaterThan", "atLeast", "lessThan", "atMost", "contains", "startsWith", "endsWith", "like", "isNull", "includes", "includesAll", "includesAny", "has", "empty", "bogus"];
+const FIELDS = [
+  "title",
+  "status",
+  "views",
+  "rating",
+  "published",
+  "secret",
+  "slug",
+  "computed",
+  "author",
+  "tags",
+  "UUID",
+  "nope",
+  "__proto__",
+  "or",
+  "not",
+];
+const OPS = [
+  "equalsTo",
+  "in",
+  "greaterThan",
+  "atLeast",
+  "lessThan",
+  "atMost",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "like",
+  "isNull",
+  "includes",
+  "includesAll",
+  "includesAny",
+  "has",
+  "empty",
+  "bogus",
+];
 const SEEDS = [
   "where={views:{atLeast:3}}&order=[-views]&limit=5",
   "where={or:[{title:a},{not:{views:2}}]}&select=[title,views]",
@@ -24,15 +58,33 @@ const SEEDS = [
 ];
 
 type Rng = () => number;
-const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)];
+const pick = <T>(rng: Rng, list: readonly T[]): T =>
+  list[Math.floor(rng() * list.length)];
 
 function randomValue(rng: Rng, depth = 0): unknown {
   const roll = rng();
   if (roll < 0.15) return Math.floor(rng() * 200) - 50;
   if (roll < 0.25) return rng() * 1e6;
   if (roll < 0.35) return pick(rng, [true, false, null]);
-  if (roll < 0.55) return pick(rng, ["", "a", "draft", "published", "%_", "2024-02-30", "12:00", crypto.randomUUID(), "x".repeat(Math.floor(rng() * 5000))]);
-  if (roll < 0.7 && depth < 4) return Array.from({ length: Math.floor(rng() * 4) }, () => randomValue(rng, depth + 1));
+  if (roll < 0.55) {
+    return pick(rng, [
+      "",
+      "a",
+      "draft",
+      "published",
+      "%_",
+      "2024-02-30",
+      "12:00",
+      crypto.randomUUID(),
+      "x".repeat(Math.floor(rng() * 5000)),
+    ]);
+  }
+  if (roll < 0.7 && depth < 4) {
+    return Array.from(
+      { length: Math.floor(rng() * 4) },
+      () => randomValue(rng, depth + 1),
+    );
+  }
   if (depth < 4) return randomFilter(rng, depth + 1);
   return "leaf";
 }
@@ -55,8 +107,20 @@ function mutate(rng: Rng, text: string): string {
     const at = Math.floor(rng() * (chars.length + 1));
     const roll = rng();
     if (roll < 0.4) chars.splice(at, 1);
-    else if (roll < 0.8) chars.splice(at, 0, pick(rng, [..."{}[],:`\"-0123456789abz&= %\\"]));
-    else chars.splice(at, 0, ...pick(rng, ["__proto__", "null", "{or:[", "]}", "&page=0", "&limit=99999"]));
+    else if (roll < 0.8) {
+      chars.splice(at, 0, pick(rng, [...'{}[],:`"-0123456789abz&= %\\']));
+    } else {chars.splice(
+        at,
+        0,
+        ...pick(rng, [
+          "__proto__",
+          "null",
+          "{or:[",
+          "]}",
+          "&page=0",
+          "&limit=99999",
+        ]),
+      );}
   }
   return chars.join("");
 }
@@ -64,42 +128,80 @@ function mutate(rng: Rng, text: string): string {
 function randomBody(rng: Rng): unknown {
   if (rng() < 0.1) return randomValue(rng);
   const body: Record<string, unknown> = {};
-  for (const field of FIELDS) if (rng() < 0.35) body[field] = randomValue(rng, 2);
+  for (const field of FIELDS) {
+    if (rng() < 0.35) body[field] = randomValue(rng, 2);
+  }
   return body;
 }
 
 const ALLOWED = new Set([200, 201, 204, 400, 404, 413, 415, 422]);
 const BUDGET_MS = Number(Deno.env.get("STRATA_FUZZ_MS") ?? 1500);
 
-dbAppTest("fuzz: list, query, create and update never answer 5xx", "api_app", async ({ req }) => {
-  const rng = mulberry32(0x5eed);
-  const author = (await req("POST", "/collections/authors", { json: { name: "Ada" } })).body as { UUID: string };
-  const post = (await req("POST", "/collections/posts", { json: { title: "seed", author: author.UUID } })).body as { UUID: string };
-  const failures: string[] = [];
-  const check = (what: string, status: number) => {
-    if (!ALLOWED.has(status)) failures.push(`${status} for ${what.slice(0, 300)}`);
-  };
-  const deadline = Date.now() + BUDGET_MS;
-  let runs = 0;
-  while (Date.now() < deadline && failures.length === 0) {
-    runs++;
-    const kind = runs % 4;
-    if (kind === 0) {
-      const query = rng() < 0.5 ? mutate(rng, pick(rng, SEEDS)) : `where=${encodeURIComponent(JSON.stringify(randomFilter(rng)))}`;
-      const encoded = query.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replaceAll("#", "%23");
-      check(`GET ?${query}`, (await req("GET", `/collections/posts?${encoded}`)).status);
-    } else if (kind === 1) {
-      const body = { where: randomFilter(rng), order: [pick(rng, FIELDS)], limit: randomValue(rng) };
-      check(`query ${JSON.stringify(body)}`, (await req("POST", "/collections/posts/query", { json: body })).status);
-    } else if (kind === 2) {
-      const body = randomBody(rng);
-      check(`create ${JSON.stringify(body)}`, (await req("POST", "/collections/posts", { json: body })).status);
-    } else {
-      const body = randomBody(rng);
-      const locale = pick(rng, ["", "?locale=de", "?locale=zz", "?x=1"]);
-      check(`update ${JSON.stringify(body)}`, (await req("PATCH", `/collections/posts/${post.UUID}${locale}`, { json: body })).status);
+dbAppTest(
+  "fuzz: list, query, create and update never answer 5xx",
+  "api_app",
+  async ({ req }) => {
+    const rng = mulberry32(0x5eed);
+    const author =
+      (await req("POST", "/collections/authors", { json: { name: "Ada" } }))
+        .body as { UUID: string };
+    const post = (await req("POST", "/collections/posts", {
+      json: { title: "seed", author: author.UUID },
+    })).body as { UUID: string };
+    const failures: string[] = [];
+    const check = (what: string, status: number) => {
+      if (!ALLOWED.has(status)) {
+        failures.push(
+          `${status} for ${what.slice(0, 300)}`,
+        );
+      }
+    };
+    const deadline = Date.now() + BUDGET_MS;
+    let runs = 0;
+    while (Date.now() < deadline && failures.length === 0) {
+      runs++;
+      const kind = runs % 4;
+      if (kind === 0) {
+        const query = rng() < 0.5
+          ? mutate(rng, pick(rng, SEEDS))
+          : `where=${encodeURIComponent(JSON.stringify(randomFilter(rng)))}`;
+        const encoded = query.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replaceAll(
+          "#",
+          "%23",
+        );
+        check(
+          `GET ?${query}`,
+          (await req("GET", `/collections/posts?${encoded}`)).status,
+        );
+      } else if (kind === 1) {
+        const body = {
+          where: randomFilter(rng),
+          order: [pick(rng, FIELDS)],
+          limit: randomValue(rng),
+        };
+        check(
+          `query ${JSON.stringify(body)}`,
+          (await req("POST", "/collections/posts/query", { json: body }))
+            .status,
+        );
+      } else if (kind === 2) {
+        const body = randomBody(rng);
+        check(
+          `create ${JSON.stringify(body)}`,
+          (await req("POST", "/collections/posts", { json: body })).status,
+        );
+      } else {
+        const body = randomBody(rng);
+        const locale = pick(rng, ["", "?locale=de", "?locale=zz", "?x=1"]);
+        check(
+          `update ${JSON.stringify(body)}`,
+          (await req("PATCH", `/collections/posts/${post.UUID}${locale}`, {
+            json: body,
+          })).status,
+        );
+      }
     }
-  }
-  assert.deepEqual(failures, []);
-  assert.ok(runs > 50, `only ${runs} requests ran`);
-});
+    assert.deepEqual(failures, []);
+    assert.ok(runs > 50, `only ${runs} requests ran`);
+  },
+);
