@@ -39,6 +39,7 @@ export {
   useSession,
 } from "./session.ts";
 export { usersDefinition } from "./users.ts";
+export { queryScoped } from "./query_scoped.ts";
 export {
   ACCOUNT_FIELDS_HOOK,
   type AccountFieldsHook,

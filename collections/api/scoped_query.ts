@@ -1,0 +1,106 @@
+/**
+ * A query builder opened under the collections API policy, for trusted code that acts on a
+ * caller's behalf (`queryScoped` in `@strata/strata/auth` is built on it).
+ *
+ * @module
+ */
+import type { StrataEvent } from "../../router/event.ts";
+import type { QueryBuilder } from "../query_builder.ts";
+import type { ReadPolicy } from "../read_policy.ts";
+import type { ApiHost } from "./host.ts";
+import type { ApiOperation } from "./exposure.ts";
+import { apiRegistry } from "./registry.ts";
+import { authorizeOperation, type Scope } from "./policy.ts";
+
+/** Collections reachable from `root` through at most `depth` relation steps. */
+function linkedCollections(host: ApiHost, root: string, depth: number): Set<string> {
+  const registry = apiRegistry(host);
+  const found = new Set<string>();
+  let frontier = [root];
+  for (let step = 0; step < depth; step++) {
+    const next: string[] = [];
+    for (const name of frontier) {
+      for (const field of registry.byName.get(name)?.resolved.fieldList ?? []) {
+        if (field.target && !found.has(field.target)) {
+          found.add(field.target);
+          next.push(field.target);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return found;
+}
+
+async function targetPolicies(
+  host: ApiHost,
+  event: StrataEvent,
+  names: Iterable<string>,
+): Promise<Map<string, Scope | false>> {
+  const registry = apiRegistry(host);
+  const policies = new Map<string, Scope | false>();
+  for (const name of names) {
+    try {
+      const outcome = await authorizeOperation(host, registry.byName.get(name), "read", {
+        runMiddleware: false,
+        event,
+      });
+      policies.set(name, outcome.granted ? outcome.grant.scope : false);
+    } catch {
+      policies.set(name, false);
+    }
+  }
+  return policies;
+}
+
+/**
+ * Opens a builder on `collection` under the policy of `operation` for the current caller:
+ * a closed operation or a `false` verdict is 404, no user 401, a missing capability 403. A read
+ * carries the whole scope (where, select, limit, locale); update and delete AND the scope's
+ * where; create and update hand `input` to the access function. The operation's middleware do
+ * not run. Collections reached through populate, `has` and links answer under their own read
+ * policy.
+ *
+ * @example
+ * ```ts ignore
+ * const posts = await scopedQuery(app, event, "Posts", "read");
+ * const mine = await posts.findMany();
+ * ```
+ */
+export async function scopedQuery(
+  host: ApiHost,
+  event: StrataEvent,
+  collection: string,
+  operation: ApiOperation,
+  input?: unknown,
+): Promise<QueryBuilder> {
+  const registry = apiRegistry(host);
+  const entry = registry.byName.get(collection);
+  const outcome = await authorizeOperation(host, entry, operation, {
+    input,
+    runMiddleware: false,
+    event,
+  });
+  if (!outcome.granted) throw new Error("Unreachable: middleware do not run here");
+  const { scope } = outcome.grant;
+  const targets = await targetPolicies(
+    host,
+    event,
+    [...linkedCollections(host, collection, registry.guards.maxPopulateDepth)]
+      .filter((name) => name !== collection),
+  );
+  // A collection linking to itself answers under the operation's own scope.
+  const policy: ReadPolicy = (name) => {
+    const rule = name === collection ? scope : targets.get(name);
+    if (rule === undefined) return undefined;
+    if (rule === false) return false;
+    return { where: rule.where, select: rule.select };
+  };
+  let builder = host.data.query(collection).withPolicy(policy);
+  if (operation === "read") {
+    if (scope.select) builder = builder.select(...scope.select);
+    if (scope.limit !== undefined) builder = builder.limit(scope.limit);
+    if (scope.locale) builder = builder.locale(scope.locale);
+  }
+  return builder;
+}
