@@ -13,7 +13,11 @@ import { apiRegistry } from "./registry.ts";
 import { authorizeOperation, type Scope } from "./policy.ts";
 
 /** Collections reachable from `root` through at most `depth` relation steps. */
-function linkedCollections(host: ApiHost, root: string, depth: number): Set<string> {
+function linkedCollections(
+  host: ApiHost,
+  root: string,
+  depth: number,
+): Set<string> {
   const registry = apiRegistry(host);
   const found = new Set<string>();
   let frontier = [root];
@@ -41,10 +45,15 @@ async function targetPolicies(
   const policies = new Map<string, Scope | false>();
   for (const name of names) {
     try {
-      const outcome = await authorizeOperation(host, registry.byName.get(name), "read", {
-        runMiddleware: false,
-        event,
-      });
+      const outcome = await authorizeOperation(
+        host,
+        registry.byName.get(name),
+        "read",
+        {
+          runMiddleware: false,
+          event,
+        },
+      );
       policies.set(name, outcome.granted ? outcome.grant.scope : false);
     } catch {
       policies.set(name, false);
@@ -81,7 +90,9 @@ export async function scopedQuery(
     runMiddleware: false,
     event,
   });
-  if (!outcome.granted) throw new Error("Unreachable: middleware do not run here");
+  if (!outcome.granted) {
+    throw new Error("Unreachable: middleware do not run here");
+  }
   const { scope } = outcome.grant;
   const targets = await targetPolicies(
     host,

@@ -1,6 +1,5 @@
 // queryScoped: the collections API policy for trusted code (SPEC.md "Helpers").
 import assert from "node:assert/strict";
-import { sql } from "kysely";
 import {
   createTestApp,
   type TestApp,
