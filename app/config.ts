@@ -65,6 +65,8 @@ export interface StrataConfig {
     url?: string;
     /** Schema sync options. */
     sync?: { force?: boolean };
+    /** How long a write waits for a lock before answering 503. Default `2s`. */
+    busyTimeout?: Duration;
   };
   /** Server-wide HTTP settings. */
   api?: {
@@ -118,6 +120,8 @@ export interface ResolvedConfig {
   readonly database: {
     readonly url: string;
     readonly sync: { readonly force: boolean };
+    /** Lock wait in ms. */
+    readonly busyTimeout: number;
   };
   /** Server-wide HTTP settings; limits in bytes and ms, `Infinity` when lifted. */
   readonly api: {
@@ -173,7 +177,7 @@ const KNOWN_KEYS: Record<string, readonly string[] | null> = {
     "auth",
   ],
   dirs: ["api", "collections", "middleware", "roles", "messages", "hooks"],
-  database: ["url", "sync"],
+  database: ["url", "sync", "busyTimeout"],
   "database.sync": ["force"],
   api: ["basePath", "maxBodySize", "handlerTimeout", "waitUntilTimeout"],
   disable: ["routes", "messages"],
@@ -336,6 +340,12 @@ export function resolveConfig(
     database: Object.freeze({
       url,
       sync: Object.freeze({ force: config.database?.sync?.force === true }),
+      busyTimeout: limit(
+        parseDuration,
+        config.database?.busyTimeout,
+        "2s",
+        "database.busyTimeout",
+      ),
     }),
     api: Object.freeze({
       basePath: normalizeBasePath(config.api?.basePath, source),

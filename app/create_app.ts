@@ -152,6 +152,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     locales: [...config.collections.locales],
     defaultLocale: config.collections.defaultLocale,
     sync: { force: config.database.sync.force },
+    busyTimeout: config.database.busyTimeout,
     queryFilters: (merged.hooks.get("query:filter") ?? []) as never,
     now,
     messages: messages.renderValidation,

@@ -153,3 +153,37 @@ Deno.test("waitUntil work finishes after the response; close() waits for it", as
   await new Promise((resolve) => setTimeout(resolve, 60));
   assert.equal(done.length, before + 1);
 });
+
+Deno.test("a 413 still carries the CORS headers a global middleware set", async () => {
+  const response = await call(app, "/body/never-read", {
+    method: "POST",
+    body: JSON.stringify({ x: "y".repeat(2000) }),
+    headers: {
+      "content-type": "application/json",
+      origin: "https://app.example",
+    },
+  });
+  assert.equal(response.status, 413);
+  assert.equal(
+    response.headers.get("access-control-allow-origin"),
+    "https://app.example",
+  );
+  await response.body?.cancel();
+});
+
+Deno.test("waitUntilTimeout abandons work that runs too long", async () => {
+  const { bootFixture } = await import("../_helpers/fixture_app.ts");
+  const own = await bootFixture("http_app");
+  const logged: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  try {
+    assert.deepEqual(await json(await call(own, "/wait-forever")), {
+      queued: true,
+    });
+    await own.close(); // returns once the 30 ms bound has passed
+    assert.equal(logged.length, 1);
+  } finally {
+    console.error = original;
+  }
+});
