@@ -30,6 +30,7 @@ import {
   installRoute,
   installStatusRoute,
 } from "./routes/install.ts";
+import { collectionsRoute, dashboardRoutes } from "../dashboard/mod.ts";
 
 /**
  * Name of the global CSRF middleware. Global middleware run sorted by name; `~` sorts
@@ -75,6 +76,8 @@ export function authLayer(): Layer {
       "auth/me.patch.ts": updateMeRoute,
       "auth/install.get.ts": installStatusRoute,
       "auth/install.post.ts": installRoute,
+      ...dashboardRoutes(),
+      "dashboard/api/collections.get.ts": collectionsRoute,
     },
     collections: { Users: usersDefinition, Sessions: sessionsDefinition },
     middleware: {

@@ -13,6 +13,13 @@ import { assetRoute } from "./_asset.ts";
 import { shellRoute } from "./_shell.ts";
 
 export { dashboardMessageKeys } from "./message_keys.ts";
+export {
+  collectionsRoute,
+  type DashboardCollection,
+  type DashboardField,
+  type DashboardOperations,
+  readableCollections,
+} from "./collections_route.ts";
 
 /**
  * The dashboard's routes, keyed by route file path relative to the api
@@ -20,7 +27,8 @@ export { dashboardMessageKeys } from "./message_keys.ts";
  * `/dashboard/...` page (with a strict content-security-policy and the
  * `api.basePath` injected as `<meta name="strata-base">`), and the script and
  * style sheet under `/dashboard/assets/` (ETag, 304 on `If-None-Match`).
- * `dashboard/api/collections.get.ts` is not among them.
+ * `dashboard/api/collections.get.ts` ({@link collectionsRoute}) is not among
+ * them: it needs the signed-in user, so the auth layer registers it.
  *
  * @example
  * ```ts

@@ -1,0 +1,199 @@
+/**
+ * `GET /dashboard/api/collections`: the collections the signed-in caller may
+ * read through the collections API, described the way the dashboard's
+ * collections browser needs them (path, locales, operations, fields).
+ *
+ * @module
+ */
+import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
+import { HTTPError } from "../router/errors.ts";
+import type { StrataEvent } from "../router/event.ts";
+import type { ResolvedField } from "../collections/resolve.ts";
+import type { FieldKind } from "../collections/where.ts";
+import type { ApiHost } from "../collections/api/host.ts";
+import { hostOf } from "../collections/api/host.ts";
+import { type ApiCollection, apiRegistry } from "../collections/api/registry.ts";
+import {
+  authorizeOperation,
+  resolvePrincipal,
+  type Scope,
+} from "../collections/api/policy.ts";
+import type { Principal } from "../collections/api/principal.ts";
+import { requireUser } from "../auth/user.ts";
+
+/** One field of a collection as the dashboard renders it. */
+export interface DashboardField {
+  /** The field name. */
+  readonly name: string;
+  /** The field type's name (`text`, `email`, `password`, …). */
+  readonly type: string;
+  /** The storage kind of the type (`text`, `integer`, `record`, …). */
+  readonly kind: FieldKind;
+  /** `null` is accepted. */
+  readonly nullable: boolean;
+  /** A create must name it: neither nullable nor defaulted. */
+  readonly required: boolean;
+  /** The caller reads it through the API (false: write-only for them). */
+  readonly readable: boolean;
+  /** Accepted in write input. */
+  readonly writable: boolean;
+  /** Refused in update input. */
+  readonly immutable: boolean;
+  /** One value per locale. */
+  readonly translatable: boolean;
+  /** The allowed values of a `select` or `multiSelect` field. */
+  readonly choices?: readonly string[];
+  /** The collection a `record` or `records` field links to. */
+  readonly target?: string;
+}
+
+/** Which operations the caller may start from the dashboard. */
+export interface DashboardOperations {
+  /** Always true for a listed collection. */
+  readonly read: boolean;
+  /** Exposed, and the caller passes its guard. */
+  readonly create: boolean;
+  /** Exposed, and the caller passes its guard. */
+  readonly update: boolean;
+  /** Exposed, and the caller passes its guard. */
+  readonly delete: boolean;
+}
+
+/** One collection the caller may read, as the dashboard lists it. */
+export interface DashboardCollection {
+  /** The collection name. */
+  readonly name: string;
+  /** Its kebab-case API path segment (`/collections/<path>`). */
+  readonly path: string;
+  /** Whether it has translatable fields. */
+  readonly translatable: boolean;
+  /** The content locales its records may hold (empty when not translatable). */
+  readonly locales: readonly string[];
+  /** What the caller may do with it. */
+  readonly operations: DashboardOperations;
+  /** Its fields in definition order; `UUID` and system fields are not listed. */
+  readonly fields: readonly DashboardField[];
+}
+
+function describeField(
+  field: ResolvedField,
+  scope: Scope,
+): DashboardField | undefined {
+  const readable = field.readable &&
+    (scope.select === undefined || scope.select.has(field.name));
+  // A field the caller can neither see nor write is of no use to the forms.
+  if (!readable && !field.writable) return undefined;
+  const choices = field.options.choices;
+  return {
+    name: field.name,
+    type: field.type.name,
+    kind: field.kind,
+    nullable: field.nullable,
+    required: !field.nullable && !field.hasDefault,
+    readable,
+    writable: field.writable,
+    immutable: field.immutable,
+    translatable: field.translatable,
+    ...(choices ? { choices: [...choices] } : {}),
+    ...(field.target ? { target: field.target } : {}),
+  };
+}
+
+function passesGuard(
+  collection: ApiCollection,
+  operation: "create" | "update" | "delete",
+  principal: Principal,
+): boolean {
+  const policy = collection.exposure[operation];
+  if (!policy) return false;
+  if (policy.public) return true;
+  return principal.signedIn &&
+    principal.can(`collection.${collection.name}.${operation}`);
+}
+
+/** The read scope of the caller, or `undefined` when they may not read. */
+async function readScope(
+  host: ApiHost,
+  collection: ApiCollection,
+  event: StrataEvent,
+): Promise<Scope | undefined> {
+  try {
+    const outcome = await authorizeOperation(host, collection, "read", {
+      runMiddleware: false,
+      event,
+    });
+    return outcome.granted ? outcome.grant.scope : undefined;
+  } catch (error) {
+    if (error instanceof HTTPError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Describes every collection the caller of `event` may read through the
+ * collections API, sorted by name. Reading is decided by the API's own policy
+ * engine (exposure, guard, access verdict; operation middleware do not run);
+ * the other operations need exposure and a passing guard.
+ *
+ * @example
+ * ```ts ignore
+ * import { readableCollections } from "./collections_route.ts";
+ * const list = await readableCollections(event);
+ * list.map((collection) => collection.path); // ["articles", "users"]
+ * ```
+ */
+export async function readableCollections(
+  event: StrataEvent,
+): Promise<DashboardCollection[]> {
+  const host = hostOf(event);
+  const registry = apiRegistry(host);
+  const principal = await resolvePrincipal(host);
+  const out: DashboardCollection[] = [];
+  for (const collection of registry.byName.values()) {
+    if (!collection.exposure.read) continue;
+    const scope = await readScope(host, collection, event);
+    if (scope === undefined) continue;
+    const fields = collection.resolved.fieldList
+      .filter((field) => field.name !== "UUID" && !field.name.startsWith("_"))
+      .map((field) => describeField(field, scope))
+      .filter((field): field is DashboardField => field !== undefined);
+    out.push({
+      name: collection.name,
+      path: collection.path,
+      translatable: collection.translatable,
+      locales: collection.translatable ? [...registry.locales] : [],
+      operations: {
+        read: true,
+        create: passesGuard(collection, "create", principal),
+        update: passesGuard(collection, "update", principal),
+        delete: passesGuard(collection, "delete", principal),
+      },
+      fields,
+    });
+  }
+  return out.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/**
+ * The route behind `GET /dashboard/api/collections` (route file key
+ * `dashboard/api/collections.get.ts`, registered by the auth layer): 401 when
+ * signed out, else the {@link DashboardCollection} list of
+ * {@link readableCollections}.
+ *
+ * @example
+ * ```ts ignore
+ * import { defineLayer } from "../app/layer.ts";
+ * import { collectionsRoute } from "./collections_route.ts";
+ * defineLayer({
+ *   name: "auth",
+ *   routes: { "dashboard/api/collections.get.ts": collectionsRoute },
+ * });
+ * ```
+ */
+export const collectionsRoute: HandlerDefinition = defineHandler(
+  async (event): Promise<DashboardCollection[]> => {
+    await requireUser();
+    event.headers.set("cache-control", "no-store");
+    return await readableCollections(event);
+  },
+);
