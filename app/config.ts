@@ -53,6 +53,16 @@ export interface QueryGuardsConfig {
   maxPerPage?: number;
 }
 
+/** The folders of a layer when its config names none. */
+export const DEFAULT_DIRS: Readonly<Required<DirsConfig>> = Object.freeze({
+  api: "api",
+  collections: "collections",
+  middleware: "middleware",
+  roles: "roles",
+  messages: "messages",
+  hooks: "hooks",
+});
+
 /** The app config; every key is optional. */
 export interface StrataConfig {
   /** Farther layers, furthest first: folder paths relative to the config file, or layer objects. */
@@ -305,15 +315,7 @@ export function resolveConfig(
       `${source}: collections.defaultLocale "${defaultLocale}" is not one of collections.locales`,
     );
   }
-  const dirs = {
-    api: "api",
-    collections: "collections",
-    middleware: "middleware",
-    roles: "roles",
-    messages: "messages",
-    hooks: "hooks",
-    ...config.dirs,
-  };
+  const dirs = { ...DEFAULT_DIRS, ...config.dirs };
   for (const [key, value] of Object.entries(dirs)) {
     if (typeof value !== "string" || value === "") {
       throw new Error(`${source}: dirs.${key} must be a non-empty string`);

@@ -4,7 +4,7 @@
  * @module
  */
 import { join, relative, resolve, toFileUrl } from "./_path.ts";
-import type { StrataConfig } from "./config.ts";
+import { DEFAULT_DIRS, type StrataConfig } from "./config.ts";
 import { isLayer, type Layer } from "./layer.ts";
 import {
   defineHandler,
@@ -150,15 +150,7 @@ export async function loadFolderLayer(
 ): Promise<Layer> {
   root = resolve(root);
   config ??= await readConfigFile(root);
-  const dirs = {
-    api: "api",
-    collections: "collections",
-    middleware: "middleware",
-    roles: "roles",
-    messages: "messages",
-    hooks: "hooks",
-    ...config.dirs,
-  };
+  const dirs = { ...DEFAULT_DIRS, ...config.dirs };
   const apiDir = join(root, dirs.api);
   const middlewareDir = join(root, dirs.middleware);
   const messagesDir = join(root, dirs.messages);
