@@ -6,7 +6,7 @@
  * Stack {@link authLayer} in `strata.config.ts`; then `useUser()`, `requireUser()` and
  * `userCan()` tell handlers who is calling. A session token travels in the session cookie
  * (`HttpOnly; Secure; SameSite=Lax`) or as `Authorization: Bearer <token>`; only its
- * SHA-256 is stored. `queryScoped` is not available yet.
+ * SHA-256 is stored. `queryScoped` gives trusted code the collections API policy.
  *
  * @example
  * ```ts

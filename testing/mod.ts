@@ -70,7 +70,7 @@ function withCookie(
  * ```ts
  * import { createTestApp } from "@strata/strata/testing";
  * const app = await createTestApp({ root: "./examples/blog" });
- * const response = await app.request("/posts");
+ * const response = await app.request("/collections/posts");
  * await response.body?.cancel();
  * await app.close();
  * ```

@@ -1,13 +1,28 @@
-// The example app: `deno task dev` serves it (deno serve -A --watch examples/blog/main.ts).
-import { createApp } from "../../mod.ts";
-import { formatRouteTable } from "../../app/route_table.ts";
-import { seed } from "./seed.ts";
+// The example app: `deno task dev` at the repository root serves it
+// (deno serve -A --watch examples/blog/main.ts). The database lives in examples/blog/.data/
+// unless DATABASE_URL names another (e.g. postgres://…).
+import { createApp } from "@strata/strata";
+import { formatRoutes } from "@strata/strata/cli";
+import { DEMO_PASSWORD, seedBlog } from "./seed.ts";
 
-const app = await createApp({ root: import.meta.dirname! });
-await seed(app);
-console.log(
-  `Strata example blog: ${app.routes.length} routes\n${
-    formatRouteTable(app.routes)
-  }`,
-);
-export default app;
+const root = import.meta.dirname!;
+const app = await createApp({
+  root,
+  database: Deno.env.get("DATABASE_URL") ?? `${root}/.data/blog.db`,
+});
+const seeded = await seedBlog(app);
+
+export default {
+  fetch: app.fetch,
+  onListen({ hostname, port }: Deno.NetAddr) {
+    const url = `http://${
+      hostname === "0.0.0.0" ? "localhost" : hostname
+    }:${port}/`;
+    console.log(formatRoutes(app.routes, root));
+    console.log(
+      `\nStrata example blog (${app.routes.length} routes${
+        seeded ? ", freshly seeded" : ""
+      }) on ${url}\nDashboard: ${url}dashboard, sign in as admin@example.com / ${DEMO_PASSWORD}`,
+    );
+  },
+};
