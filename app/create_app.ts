@@ -28,6 +28,10 @@ import {
   type UserLanguageResolver,
 } from "./messages.ts";
 import { apiRegistry } from "../collections/api/registry.ts";
+import {
+  checkCollectionDefinitions,
+  withCollectionSource,
+} from "./check_definitions.ts";
 import { type DataLayer, openDataLayer } from "../collections/data_layer.ts";
 import type { QueryBuilder } from "../collections/query_builder.ts";
 import type { Kysely } from "kysely";
@@ -144,6 +148,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     () =>
       (merged.hooks.get(USER_LANGUAGE_HOOK) ?? []) as UserLanguageResolver[],
   );
+  checkCollectionDefinitions(merged);
   const data = await openDataLayer({
     url: options.database ?? config.database.url,
     pgSchema: options.databaseSchema,
@@ -156,6 +161,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     queryFilters: (merged.hooks.get("query:filter") ?? []) as never,
     now,
     messages: messages.renderValidation,
+  }).catch((error) => {
+    throw withCollectionSource(error, merged);
   });
   const app: App = {
     fetch: undefined as never,

@@ -51,6 +51,10 @@ export interface Layer extends LayerManifest {
   readonly kind: "layer";
   /** The folder a folder layer was loaded from. */
   readonly root?: string;
+  /** Where a folder layer's pieces came from, for boot error messages. */
+  readonly sources?: {
+    readonly collections?: Readonly<Record<string, string>>;
+  };
 }
 
 /**

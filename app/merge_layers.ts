@@ -47,6 +47,8 @@ export interface MergedLayers {
   readonly routes: readonly MergedRoute[];
   /** Collections by name. */
   readonly collections: Readonly<Record<string, CollectionDefinition>>;
+  /** Where each collection came from (its file, or its layer's name), for boot errors. */
+  readonly collectionSources: ReadonlyMap<string, string>;
   /** Named middleware. */
   readonly middleware: ReadonlyMap<string, MiddlewareDefinition>;
   /** Global middleware in run order (sorted by name). */
@@ -201,6 +203,13 @@ export function mergeLayers(
     stack,
     routes: mergeRoutes(stack, options.apiDir, options.disabledRoutes),
     collections: mergeCollections(stack),
+    collectionSources: mergeByName(stack, (layer) =>
+      Object.fromEntries(
+        Object.keys(layer.collections ?? {}).map((name) => [
+          name,
+          layer.sources?.collections?.[name] ?? `the ${layer.name} layer`,
+        ]),
+      )),
     middleware: mergeByName(stack, (layer) => layer.middleware),
     globalMiddleware: [...globals].sort(([a], [b]) =>
       a < b ? -1 : a > b ? 1 : 0

@@ -11,7 +11,7 @@ const STRATA = new URL("../../mod.ts", import.meta.url).href;
  * (wrap a module's import and the collection/role checks with the file's path) and is
  * requested from the integrator. Flip to false once it lands.
  */
-const AWAITS_FILE_NAMES_IN_DEFINITION_ERRORS = true;
+const AWAITS_FILE_NAMES_IN_DEFINITION_ERRORS = false;
 
 async function bootError(
   files: Record<string, string>,

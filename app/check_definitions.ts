@@ -1,0 +1,65 @@
+/**
+ * Boot checks of merged collection definitions that need the whole app (field types added by
+ * layers, relation targets), so a mistake names the file it is in.
+ *
+ * @module
+ */
+import type { MergedLayers } from "./merge_layers.ts";
+import { builtinFieldTypes } from "../collections/field_types.ts";
+
+/**
+ * Throws, naming the collection's file, for a field of an unknown type or a relation to an
+ * unknown collection.
+ *
+ * @example
+ * ```ts ignore
+ * checkCollectionDefinitions(merged);
+ * ```
+ */
+export function checkCollectionDefinitions(merged: MergedLayers): void {
+  for (const [name, definition] of Object.entries(merged.collections)) {
+    const source = merged.collectionSources.get(name) ?? name;
+    for (const [fieldName, field] of Object.entries(definition.fields)) {
+      if (
+        !Object.hasOwn(builtinFieldTypes, field.type) &&
+        !Object.hasOwn(merged.fieldTypes, field.type)
+      ) {
+        throw new Error(
+          `${source}: Unknown field type "${field.type}" for ${name}.${fieldName}`,
+        );
+      }
+      if (
+        field.collection !== undefined &&
+        !Object.hasOwn(merged.collections, field.collection)
+      ) {
+        throw new Error(
+          `${source}: Field ${name}.${fieldName} links to an unknown collection "${field.collection}"`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Prefixes a data layer boot error with the file of the collection it names, when it names one.
+ *
+ * @example
+ * ```ts ignore
+ * throw withCollectionSource(error, merged);
+ * ```
+ */
+export function withCollectionSource(
+  error: unknown,
+  merged: MergedLayers,
+): unknown {
+  if (!(error instanceof Error)) return error;
+  for (const [name, source] of merged.collectionSources) {
+    if (
+      new RegExp(`\\b${name}\\b`).test(error.message) &&
+      !error.message.includes(source)
+    ) {
+      return new Error(`${source}: ${error.message}`, { cause: error });
+    }
+  }
+  return error;
+}
