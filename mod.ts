@@ -27,7 +27,7 @@ export {
 } from "./app/config.ts";
 export { defineLayer, type Layer, type LayerManifest } from "./app/layer.ts";
 export { hook, type HookFunction, type HookRegistration } from "./app/hooks.ts";
-export { query, useConfig } from "./app/ambient.ts";
+export { query, translate, useConfig } from "./app/ambient.ts";
 export type { RouteInfo } from "./app/route_table.ts";
 export {
   defineHandler,

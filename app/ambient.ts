@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { currentEvent } from "../router/event.ts";
+import { currentEvent, useEvent } from "../router/event.ts";
 import type { RequestEvent } from "../router/request_event.ts";
 import type { App } from "./create_app.ts";
 import type { ResolvedConfig } from "./config.ts";
@@ -58,4 +58,30 @@ export function useConfig(): ResolvedConfig {
  */
 export function query(collection: string): QueryBuilder {
   return useApp().query(collection);
+}
+
+/**
+ * Renders the message `key` of the app's catalogs in the current request's language
+ * (`Accept-Language`, then the signed-in user's language, then the default language).
+ *
+ * @example
+ * ```ts
+ * // messages/en.json: { "app": { "greeting": "Hello {name}" } }
+ * import { defineHandler, translate } from "@strata/strata";
+ * export default defineHandler(({ query }) => ({
+ *   message: translate("app.greeting", { name: query.get("name") ?? "you" }),
+ * }));
+ * ```
+ */
+export function translate(
+  key: string,
+  params: Record<string, unknown> = {},
+): string {
+  const event = useEvent();
+  const { messages } = useApp();
+  return messages.translator.t(
+    key,
+    params,
+    messages.languages(event.request, event),
+  );
 }

@@ -134,3 +134,12 @@ dbAppTest(
     );
   },
 );
+
+Deno.test("translate() renders an app message in the request's language", async () => {
+  const de = await call(app, "/greet?name=Ada", {
+    headers: { "accept-language": "de" },
+  });
+  assert.deepEqual(await json(de), { message: "Hallo Ada" });
+  const en = await call(app, "/greet?name=Ada");
+  assert.deepEqual(await json(en), { message: "Hello Ada" });
+});
