@@ -12,7 +12,10 @@ import type { ResolvedField } from "../collections/resolve.ts";
 import type { FieldKind } from "../collections/where.ts";
 import type { ApiHost } from "../collections/api/host.ts";
 import { hostOf } from "../collections/api/host.ts";
-import { type ApiCollection, apiRegistry } from "../collections/api/registry.ts";
+import {
+  type ApiCollection,
+  apiRegistry,
+} from "../collections/api/registry.ts";
 import {
   authorizeOperation,
   resolvePrincipal,

@@ -683,6 +683,11 @@ function createDashboard(root, base) {
       headers: { accept: "application/json" },
       credentials: "same-origin",
     };
+    // Error and validation messages then come in the dashboard's language
+    // rather than the browser's (the server reads Accept-Language first).
+    if (state.catalogFor !== null) {
+      init.headers["accept-language"] = state.language;
+    }
     if (opts.body !== undefined) {
       init.headers["content-type"] = "application/json";
       init.body = JSON.stringify(opts.body);
@@ -1487,7 +1492,7 @@ function createDashboard(root, base) {
       headers.push(
         h(
           "th",
-          { scope: "col" },
+          { scope: "col", class: "actions-head" },
           h("span", { class: "visually-hidden" }, t("actions")),
         ),
       );
@@ -1714,6 +1719,7 @@ function createDashboard(root, base) {
       name: field.name,
       label: field.name,
       disabled: isEdit && field.immutable,
+      required: field.required === true,
     };
     const choices = Array.isArray(field.choices) ? field.choices : null;
     if (kind === "boolean") {

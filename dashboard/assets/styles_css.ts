@@ -330,6 +330,12 @@ h2 {
   font-size: 0.9375rem;
 }
 
+/* Required fields: the mark is decoration, aria-required carries the fact. */
+.field:has(> [aria-required="true"]) > label::after {
+  content: " *" / "";
+  color: var(--danger);
+}
+
 .field-check {
   grid-template-columns: auto 1fr;
   align-items: center;
@@ -668,6 +674,22 @@ select[aria-invalid="true"] {
   margin-left: 0.375rem;
 }
 
+/* On wide screens the actions stay in view while a wide table scrolls. */
+@media (min-width: 721px) {
+  .records .row-actions,
+  .records .actions-head {
+    position: sticky;
+    right: 0;
+    background: var(--surface);
+    box-shadow: inset 1px 0 0 var(--border);
+  }
+
+  .records .actions-head,
+  .records tbody tr:hover .row-actions {
+    background: var(--surface-2);
+  }
+}
+
 .pagination {
   display: flex;
   align-items: center;
@@ -721,7 +743,12 @@ select[aria-invalid="true"] {
   .session {
     margin-left: 0;
     width: 100%;
+    flex-wrap: nowrap;
     justify-content: space-between;
+  }
+
+  .signed-in {
+    min-width: 0;
   }
 
   .main {

@@ -67,6 +67,11 @@ authTest(
     assert.deepEqual(ids, [
       "GET /auth/install",
       "GET /auth/me",
+      "GET /dashboard",
+      "GET /dashboard/[...path]",
+      "GET /dashboard/api/collections",
+      "GET /dashboard/assets/app.js",
+      "GET /dashboard/assets/styles.css",
       "PATCH /auth/me",
       "POST /auth/install",
       "POST /auth/login",
@@ -100,7 +105,7 @@ authTest("layer: listed twice, it loads once", async (h) => {
       auth: { password: { cost: 1024 } },
     },
   });
-  assert.equal(app.routes.filter((r) => r.layer === "auth").length, 7);
+  assert.equal(app.routes.filter((r) => r.layer === "auth").length, 12);
   assert.equal(app.hooks("auth:account-fields").length, 1);
   await install(app);
 });
