@@ -82,6 +82,7 @@ async function checkRestrict(
               collection: from.name,
               field: field.name,
             },
+            messageKey: "errors.restrictDelete",
           },
         );
       }

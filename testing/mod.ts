@@ -101,7 +101,7 @@ export async function createTestApp(
       password: string,
       remember = false,
     ): Promise<TestClient> {
-      const response = await request("/auth/login", {
+      const response = await request(`${app.config.api.basePath}/auth/login`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ email, password, remember }),
