@@ -10,7 +10,6 @@ import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Kysely } from "kysely";
 import { NodeSqliteDialect } from "./sqlite_dialect.ts";
-import { createPostgresDialect } from "./postgres.ts";
 
 /** The SQL dialects Strata speaks. */
 export type SqlDialect = "sqlite" | "postgres";
@@ -75,6 +74,8 @@ export async function openDatabase(
     throw new Error(`Invalid busyTimeout ${busyTimeout}`);
   }
   if (isPostgresUrl(options.url)) {
+    // Loaded on demand: the pg driver costs ~30 ms of startup that SQLite apps never need.
+    const { createPostgresDialect } = await import("./postgres.ts");
     const { dialect } = await createPostgresDialect({
       url: options.url,
       schema: options.pgSchema,
