@@ -311,3 +311,32 @@ dbAppTest(
     assert.equal((has.body as Rec[]).length, 1);
   },
 );
+
+dbAppTest(
+  "unpaged lists clamp to maxLimit and perPage to maxPerPage (query.guards)",
+  "api_app",
+  async ({ req }) => {
+    for (let i = 0; i < 5; i++) {
+      await req("POST", "/collections/authors", { json: { name: `a${i}` } });
+    }
+    assert.equal(((await req("GET", "/collections/authors")).body as Rec[]).length, 3);
+    assert.equal(
+      ((await req("GET", "/collections/authors?limit=100")).body as Rec[]).length,
+      3,
+    );
+    const page = (await req("GET", "/collections/authors?perPage=100")).body as {
+      records: Rec[];
+      perPage: number;
+      lastPage: number;
+    };
+    assert.equal(page.records.length, 2);
+    assert.equal(page.perPage, 2);
+    assert.equal(page.lastPage, 3);
+  },
+  {
+    config: {
+      collections: { locales: ["en", "de", "fr"] },
+      query: { guards: { maxLimit: 3, maxPerPage: 2 } },
+    },
+  },
+);
