@@ -35,9 +35,24 @@ export const SIGNED_OUT: ResolvedSession = Object.freeze({
   stamp: "",
 });
 
-const resolutions = new WeakMap<StrataEvent, Promise<ResolvedSession>>();
-// The same resolutions once settled, for readers that must not wait.
-const settled = new WeakMap<StrataEvent, ResolvedSession>();
+/** A request's session resolution, kept on its event. */
+interface Slot {
+  readonly resolution: Promise<ResolvedSession>;
+  /** The same once settled, for readers that must not wait. */
+  settled?: ResolvedSession;
+}
+
+// A symbol-keyed slot on the event rather than a WeakMap keyed by it: a WeakMap entry per
+// request costs the garbage collector more than the rest of the lookup.
+const SLOT = Symbol("strata.auth.session");
+
+function slotOf(event: StrataEvent): Slot | undefined {
+  return (event as unknown as Record<symbol, Slot | undefined>)[SLOT];
+}
+
+function setSlot(event: StrataEvent, slot: Slot): void {
+  (event as unknown as Record<symbol, Slot>)[SLOT] = slot;
+}
 
 /**
  * The stored form of a token: its SHA-256 in base64url (as `sha256Base64Url` of
@@ -96,15 +111,17 @@ async function load(event: StrataEvent): Promise<ResolvedSession> {
 export async function resolveRequestSession(
   event: StrataEvent,
 ): Promise<ResolvedSession> {
-  let resolution = resolutions.get(event);
-  if (!resolution) {
-    resolution = load(event).then((resolved) => {
-      if (resolutions.get(event) === resolution) settled.set(event, resolved);
-      return resolved;
-    });
-    resolutions.set(event, resolution);
+  let slot = slotOf(event);
+  if (!slot) {
+    const own: Slot = {
+      resolution: load(event).then((resolved) => {
+        if (slotOf(event) === own) own.settled = resolved;
+        return resolved;
+      }),
+    };
+    setSlot(event, slot = own);
   }
-  const resolved = await resolution;
+  const resolved = await slot.resolution;
   if (resolved.via === "cookie" && isCrossSiteWrite(event)) throw csrfError();
   return resolved;
 }
@@ -114,13 +131,12 @@ export function setRequestSession(
   event: StrataEvent,
   resolved: ResolvedSession,
 ): void {
-  resolutions.set(event, Promise.resolve(resolved));
-  settled.set(event, resolved);
+  setSlot(event, { resolution: Promise.resolve(resolved), settled: resolved });
 }
 
 /** The session of `event` if it was already resolved, without waiting or reading. */
 export function settledRequestSession(
   event: StrataEvent,
 ): ResolvedSession | undefined {
-  return settled.get(event);
+  return slotOf(event)?.settled;
 }

@@ -50,7 +50,15 @@ export interface StoredUser {
  * ends the sessions opened before it without the write having to know about sessions.
  */
 export function passwordStamp(hash: unknown): string {
-  return typeof hash === "string" ? hash.split("$")[4] ?? "" : "";
+  if (typeof hash !== "string") return "";
+  // The fifth `$`-separated part, without splitting the whole hash (once per request).
+  let at = -1;
+  for (let part = 0; part < 4; part++) {
+    at = hash.indexOf("$", at + 1);
+    if (at === -1) return "";
+  }
+  const end = hash.indexOf("$", at + 1);
+  return end === -1 ? hash.slice(at + 1) : hash.slice(at + 1, end);
 }
 
 const userSelections = new WeakMap<App, string[]>();
@@ -123,9 +131,9 @@ export async function findUserByEmail(
 /** Maps a Users record read with the password to a {@link StoredUser}. */
 export function storedUser(record: DataRecord): StoredUser {
   const hash = typeof record.password === "string" ? record.password : "";
-  const { password: _, ...rest } = record;
   return {
-    user: toUser(rest as DataRecord),
+    // toUser copies exactly the User fields: the password hash never reaches it.
+    user: toUser(record),
     stamp: passwordStamp(hash),
     hash,
   };

@@ -68,7 +68,9 @@ export const requireAuthMiddleware: MiddlewareDefinition = defineMiddleware(
  * ```
  */
 export const csrfMiddleware: MiddlewareDefinition = defineMiddleware(
-  async (event) => {
+  // Synchronous for every request that is not a cross-site write: the dispatcher then stays
+  // on its promise-free path.
+  (event) => {
     if (!isCrossSiteWrite(event)) return;
     const app = (event as { owner?: unknown }).owner as App;
     const cookie = readCookie(
@@ -76,6 +78,6 @@ export const csrfMiddleware: MiddlewareDefinition = defineMiddleware(
       settingsOf(app).cookieName,
     );
     // resolveRequestSession throws the 403 for a live cookie session.
-    if (cookie) await resolveRequestSession(event);
+    if (cookie) return resolveRequestSession(event).then(() => undefined);
   },
 );

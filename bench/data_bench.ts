@@ -1,43 +1,26 @@
 /**
- * Data-layer benchmark (`deno run -A bench/data_bench.ts [count]`): on a SQLite file in a
- * temp folder, N point reads by UUID and N inserts through (a) the query builder, (b) raw
- * Kysely issuing the same SQL, (c) raw `node:sqlite` prepared statements. Prints ops/s and
- * the builder/Kysely ratio (target ≥ 0.7).
+ * Data-layer benchmark (issue 3): on a SQLite file in a temp folder, N point reads by UUID
+ * and N inserts through (a) the query builder, (b) raw Kysely issuing the same SQL, (c) raw
+ * `node:sqlite` prepared statements (the floor, no target). Target: builder ≥ 0.7× Kysely.
+ *
+ * Run alone: `deno run -A bench/data_bench.ts [count]`.
  *
  * @module
  */
 
 import { DatabaseSync } from "node:sqlite";
 import { defineCollection, field, openDataLayer } from "../collections/mod.ts";
+import { QUICK } from "./_load.ts";
+import { type BenchReport, printReport } from "./_report.ts";
 
-const N = Number(Deno.args[0] ?? 10_000);
-const dir = await Deno.makeTempDir({ prefix: "strata_bench_" });
-const path = `${dir}/bench.db`;
-
-const data = await openDataLayer({
-  url: path,
-  collections: {
-    Items: defineCollection({
-      fields: {
-        name: field("text"),
-        views: field("integer", { default: 0 }),
-        published: field("boolean", { default: false }),
-      },
-    }),
-  },
-});
-const { db } = data;
-const raw = new DatabaseSync(path);
-// The same settings as the data layer's connection, so only the code path differs.
-raw.exec("pragma busy_timeout = 2000; pragma synchronous = normal");
-
-const ROUNDS = 3;
+const ROUNDS = QUICK ? 1 : 3;
 
 /**
  * Runs every variant `ROUNDS` times, interleaved, and keeps each variant's best round:
- * disk and scheduler noise then hits all variants alike.
+ * disk and scheduler noise then hits all variants alike. Returns ops/s.
  */
 async function compare(
+  n: number,
   variants: Record<string, (i: number) => unknown>,
 ): Promise<Record<string, number>> {
   const best: Record<string, number> = {};
@@ -45,92 +28,134 @@ async function compare(
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, run] of Object.entries(variants)) {
       // Warm up (statement caches, JIT) before timing.
-      for (let i = 0; i < Math.min(200, N); i++) await run(offset + i);
+      for (let i = 0; i < Math.min(200, n); i++) await run(offset + i);
       offset += 200;
       const start = performance.now();
-      for (let i = 0; i < N; i++) await run(offset + i);
-      offset += N;
-      const ops = N / ((performance.now() - start) / 1000);
+      for (let i = 0; i < n; i++) await run(offset + i);
+      offset += n;
+      const ops = n / ((performance.now() - start) / 1000);
       best[name] = Math.max(best[name] ?? 0, ops);
     }
   }
   return best;
 }
 
-// Inserts. Each write is one transaction (BEGIN IMMEDIATE … COMMIT), like the builder's.
-const now = Date.now();
-const begin = raw.prepare("begin immediate");
-const commit = raw.prepare("commit");
-const insert = raw.prepare(
-  'insert into "Items" ("UUID", "_updatedAt", "name", "views", "published") values (?, ?, ?, ?, ?)',
-);
-const inserts = await compare({
-  "query builder": (i) =>
-    data.query("Items").create({ name: `b${i}`, views: i }),
-  "raw Kysely": (i) =>
-    db.transaction().execute((trx) =>
-      trx.insertInto("Items").values({
-        UUID: crypto.randomUUID(),
-        _updatedAt: now,
-        name: `k${i}`,
-        views: i,
-        published: 0,
-      }).execute()
-    ),
-  "node:sqlite": (i) => {
-    begin.run();
-    insert.run(crypto.randomUUID(), now, `r${i}`, i, 0);
-    commit.run();
-  },
-});
+/** Measures inserts and point reads and returns the report. */
+export async function dataBench(
+  n = QUICK ? 1_000 : 10_000,
+): Promise<BenchReport> {
+  const dir = await Deno.makeTempDir({ prefix: "strata_bench_" });
+  const path = `${dir}/bench.db`;
+  const data = await openDataLayer({
+    url: path,
+    collections: {
+      Items: defineCollection({
+        fields: {
+          name: field("text"),
+          views: field("integer", { default: 0 }),
+          published: field("boolean", { default: false }),
+        },
+      }),
+    },
+  });
+  const { db } = data;
+  const raw = new DatabaseSync(path);
+  try {
+    // The same settings as the data layer's connection, so only the code path differs.
+    raw.exec("pragma busy_timeout = 2000; pragma synchronous = normal");
 
-// Point reads by UUID.
-const ids = (await db.selectFrom("Items").select("UUID").limit(N).execute())
-  .map((r) => r.UUID as string);
-const pick = (i: number) => ids[i % ids.length];
-const items = data.query("Items");
-const select = raw.prepare(
-  'select "UUID", "_updatedAt", "name", "views", "published" from "Items" where "UUID" = ? limit 1',
-);
-const reads = await compare({
-  "query builder": (i) => items.findByUUID(pick(i)),
-  "raw Kysely": (i) =>
-    db.selectFrom("Items as m")
-      .select(["m.UUID", "m._updatedAt", "m.name", "m.views", "m.published"])
-      .where("m.UUID", "=", pick(i))
-      .limit(1)
-      .execute(),
-  "node:sqlite": (i) => select.all(pick(i)),
-});
+    // Inserts. Each write is one transaction (BEGIN IMMEDIATE … COMMIT), like the builder's.
+    const now = Date.now();
+    const begin = raw.prepare("begin immediate");
+    const commit = raw.prepare("commit");
+    const insert = raw.prepare(
+      'insert into "Items" ("UUID", "_updatedAt", "name", "views", "published") values (?, ?, ?, ?, ?)',
+    );
+    const inserts = await compare(n, {
+      "query builder": (i) =>
+        data.query("Items").create({ name: `b${i}`, views: i }),
+      "raw Kysely": (i) =>
+        db.transaction().execute((trx) =>
+          trx.insertInto("Items").values({
+            UUID: crypto.randomUUID(),
+            _updatedAt: now,
+            name: `k${i}`,
+            views: i,
+            published: 0,
+          }).execute()
+        ),
+      "node:sqlite": (i) => {
+        begin.run();
+        insert.run(crypto.randomUUID(), now, `r${i}`, i, 0);
+        commit.run();
+      },
+    });
 
-raw.close();
-await data.close();
-await Deno.remove(dir, { recursive: true });
-
-const rows: [string, number][] = [
-  ...Object.entries(inserts).map(([k, v]) =>
-    [`insert: ${k}`, v] as [string, number]
-  ),
-  ...Object.entries(reads).map(([k, v]) =>
-    [`read by UUID: ${k}`, v] as [string, number]
-  ),
-];
-const width = Math.max(...rows.map(([name]) => name.length));
-console.log(
-  `\nStrata data layer, SQLite file, N = ${N} per round, best of ${ROUNDS}\n`,
-);
-console.log(`| ${"operation".padEnd(width)} | ${"ops/s".padStart(10)} |`);
-console.log(`| ${"-".repeat(width)} | ${"-".repeat(10)} |`);
-for (const [name, ops] of rows) {
-  console.log(
-    `| ${name.padEnd(width)} | ${Math.round(ops).toString().padStart(10)} |`,
-  );
+    // Point reads by UUID.
+    const ids = (await db.selectFrom("Items").select("UUID").limit(n).execute())
+      .map((r) => r.UUID as string);
+    const pick = (i: number) => ids[i % ids.length];
+    const items = data.query("Items");
+    const select = raw.prepare(
+      'select "UUID", "_updatedAt", "name", "views", "published" from "Items" where "UUID" = ? limit 1',
+    );
+    const reads = await compare(n, {
+      "query builder": (i) => items.findByUUID(pick(i)),
+      "raw Kysely": (i) =>
+        db.selectFrom("Items as m")
+          .select([
+            "m.UUID",
+            "m._updatedAt",
+            "m.name",
+            "m.views",
+            "m.published",
+          ])
+          .where("m.UUID", "=", pick(i))
+          .limit(1)
+          .execute(),
+      "node:sqlite": (i) => select.all(pick(i)),
+    });
+    return {
+      title: "Data layer: query builder vs raw Kysely vs node:sqlite",
+      method:
+        `SQLite file (WAL, synchronous=normal), ${n} operations per round, best of ${ROUNDS} interleaved rounds, ops/s; each insert is its own transaction`,
+      rows: [
+        {
+          measure: "insert ops/s",
+          peer: "raw Kysely",
+          peerValue: inserts["raw Kysely"],
+          ours: inserts["query builder"],
+          min: 0.7,
+        },
+        {
+          measure: "insert ops/s",
+          peer: "node:sqlite (floor)",
+          peerValue: inserts["node:sqlite"],
+          ours: inserts["query builder"],
+        },
+        {
+          measure: "read by UUID ops/s",
+          peer: "raw Kysely",
+          peerValue: reads["raw Kysely"],
+          ours: reads["query builder"],
+          min: 0.7,
+        },
+        {
+          measure: "read by UUID ops/s",
+          peer: "node:sqlite (floor)",
+          peerValue: reads["node:sqlite"],
+          ours: reads["query builder"],
+        },
+      ],
+    };
+  } finally {
+    raw.close();
+    await data.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 }
-const insertRatio = inserts["query builder"] / inserts["raw Kysely"];
-const readRatio = reads["query builder"] / reads["raw Kysely"];
-console.log();
-console.log(
-  `ratio builder/Kysely: insert ${insertRatio.toFixed(2)}, read by UUID ${
-    readRatio.toFixed(2)
-  } (target ≥ 0.70)`,
-);
+
+if (import.meta.main) {
+  const count = Deno.args[0] === undefined ? undefined : Number(Deno.args[0]);
+  printReport(await dataBench(count));
+}

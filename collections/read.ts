@@ -6,7 +6,12 @@
  */
 
 // deno-lint-ignore-file no-explicit-any
-import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
+import {
+  CompiledQuery,
+  type SelectQueryBuilder,
+  sql,
+  type SqlBool,
+} from "kysely";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
 import type { WhereFilter } from "./where.ts";
@@ -228,6 +233,132 @@ function mapRows(
   return out;
 }
 
+/** A read's SQL around its condition, with marks where the request's values go. */
+interface ReadTemplate {
+  /** SQL before the condition (ends with `where ` when there is one). */
+  readonly head: string;
+  /** SQL after the condition. */
+  readonly tail: string;
+  /** Parameters of `head`, then of `tail` (marks included). */
+  readonly headParameters: readonly unknown[];
+  readonly tailParameters: readonly unknown[];
+}
+
+const CONDITION_MARK = "\u0000condition";
+const LIMIT_MARK = "\u0000limit";
+const OFFSET_MARK = "\u0000offset";
+const readTemplates = new WeakMap<ReadPlan, Map<string, ReadTemplate>>();
+/** Distinct order/window shapes kept per plan (order keys come from requests). */
+const MAX_TEMPLATES = 64;
+
+function fill(parameters: readonly unknown[], values: ReadTemplateValues) {
+  return parameters.map((value) =>
+    value === LOCALE_MARK
+      ? values.locale
+      : value === LIMIT_MARK
+      ? values.limit
+      : value === OFFSET_MARK
+      ? values.offset
+      : value
+  );
+}
+
+interface ReadTemplateValues {
+  readonly locale: string;
+  readonly limit: number | null;
+  readonly offset: number | null;
+}
+
+/**
+ * The SQLite read of `options`, compiled without building and compiling a Kysely query per
+ * request: everything but the condition (selection, join, order, window) depends only on the
+ * plan and the shape of the window, so it is compiled once with marks for its values and
+ * kept; only the condition is compiled per request. The SQL is exactly what Kysely compiles
+ * for the whole query: SQLite's positional `?` parameters keep their order when the
+ * condition's are spliced in between.
+ */
+function compileRead(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  plan: ReadPlan,
+  options: Pick<ReadOptions, "order" | "limit" | "offset" | "locale">,
+  condition: Condition,
+): CompiledQuery {
+  let templates = readTemplates.get(plan);
+  if (!templates) readTemplates.set(plan, templates = new Map());
+  const key = `${condition === null ? 0 : 1}${options.limit === null ? 0 : 1}${
+    options.offset === null ? 0 : 1
+  }${options.order.join("\u0000")}`;
+  let template = templates.get(key);
+  if (!template) {
+    template = readTemplate(ctx, collection, plan, options, condition !== null);
+    if (templates.size >= MAX_TEMPLATES) templates.clear();
+    templates.set(key, template);
+  }
+  const values = {
+    locale: options.locale,
+    limit: options.limit,
+    offset: options.offset,
+  };
+  const head = fill(template.headParameters, values);
+  const tail = fill(template.tailParameters, values);
+  if (condition === null) {
+    return CompiledQuery.raw(template.head + template.tail, [...head, ...tail]);
+  }
+  const where = condition.compile(ctx.executor());
+  return CompiledQuery.raw(
+    template.head + where.sql + template.tail,
+    [...head, ...where.parameters, ...tail],
+  );
+}
+
+function readTemplate(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  plan: ReadPlan,
+  options: Pick<ReadOptions, "order" | "limit" | "offset">,
+  hasCondition: boolean,
+): ReadTemplate {
+  let query = baseQuery(
+    ctx,
+    collection,
+    LOCALE_MARK,
+    hasCondition ? sql<SqlBool>`${sql.raw(CONDITION_MARK)}` : null,
+  ).select(plan.columns as string[]);
+  query = applyWindow(ctx, collection, query, {
+    order: options.order,
+    limit: options.limit === null ? null : LIMIT_MARK as unknown as number,
+    offset: options.offset === null ? null : OFFSET_MARK as unknown as number,
+  });
+  const compiled = query.compile();
+  const at = hasCondition ? compiled.sql.indexOf(CONDITION_MARK) : -1;
+  const head = at === -1 ? compiled.sql : compiled.sql.slice(0, at);
+  const tail = at === -1 ? "" : compiled.sql.slice(at + CONDITION_MARK.length);
+  // Parameters before the mark belong to the head: count its placeholders (identifiers are
+  // quoted names and values are all parameters, so every `?` is one).
+  const headCount = placeholders(head);
+  if (
+    (hasCondition && (at === -1 || tail.includes(CONDITION_MARK))) ||
+    headCount + placeholders(tail) !== compiled.parameters.length
+  ) {
+    throw new Error(`Unexpected SQL for a read template: ${compiled.sql}`);
+  }
+  return {
+    head,
+    tail,
+    headParameters: compiled.parameters.slice(0, headCount),
+    tailParameters: compiled.parameters.slice(headCount),
+  };
+}
+
+function placeholders(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("?"); at !== -1; at = text.indexOf("?", at + 1)) {
+    count++;
+  }
+  return count;
+}
+
 /**
  * Reads records per `options`.
  *
@@ -261,10 +392,18 @@ export async function readRecords(
     extra,
   ]);
   const plan = readPlan(collection, options.spec.select);
-  let query = baseQuery(ctx, collection, options.locale, condition)
-    .select(plan.columns as string[]);
-  query = applyWindow(ctx, collection, query, options);
-  const rows = await query.execute() as Record<string, unknown>[];
+  let rows: Record<string, unknown>[];
+  if (ctx.dialect === "sqlite") {
+    const result = await ctx.executor().executeQuery(
+      compileRead(ctx, collection, plan, options, condition),
+    );
+    rows = result.rows as Record<string, unknown>[];
+  } else {
+    let query = baseQuery(ctx, collection, options.locale, condition)
+      .select(plan.columns as string[]);
+    query = applyWindow(ctx, collection, query, options);
+    rows = await query.execute() as Record<string, unknown>[];
+  }
   const records = mapRows(rows, collection, options.spec.select);
   await hydrate(ctx, collection, records, options.spec, options.locale);
   return records;

@@ -2,10 +2,13 @@
  * The request pipeline: canonical path → basePath → route match → global middleware → route
  * middleware → body limit → handler → result mapping, with timeouts and error mapping.
  *
+ * The pipeline stays synchronous for as long as the middleware and the handler answer
+ * synchronously: no promise, async frame or timer is created for a request that never awaits.
+ *
  * @module
  */
 import { HTTPError, serviceUnavailable } from "./errors.ts";
-import { runWithEvent } from "./event.ts";
+import { runWithEventArg } from "./event.ts";
 import type { HandlerFunction } from "./handler.ts";
 import { RequestEvent } from "./request_event.ts";
 import { errorResponse, resultToResponse } from "./result.ts";
@@ -52,7 +55,11 @@ export interface DispatcherOptions {
   readonly globalMiddleware: readonly HandlerFunction[];
   /** What owns the requests (the app), reachable from the event. */
   readonly owner?: unknown;
-  /** Rewrites an error before it is sent (e.g. to translate its message). */
+  /**
+   * Rewrites an error before it is sent (e.g. to translate its message). For a router miss it
+   * is called without an event, and its answer is reused for later misses with the same
+   * `Accept-Language` header: then it must depend on nothing else of the request.
+   */
   readonly localizeError?: (
     error: HTTPError,
     request: Request,
@@ -87,21 +94,128 @@ function allowHeader(allowed: readonly string[]): HeadersInit {
   return { allow: allowed.join(", ") };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  if (ms === Infinity) return promise;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          serviceUnavailable("The request took too long", undefined, {
-            messageKey: "errors.handlerTimeout",
-          }),
-        ),
-      ms,
-    );
+/** Distinct `Accept-Language` values whose 404 answer is kept. */
+const MAX_CACHED_LANGUAGES = 64;
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "application/json",
+});
+
+/** A translated error and, when it carries no headers of its own, its rendered body. */
+interface LocalizedError {
+  readonly error: HTTPError;
+  readonly body: string | null;
+}
+
+function localizedError(error: HTTPError): LocalizedError {
+  const bare = error.headers.keys().next().done === true;
+  return { error, body: bare ? JSON.stringify(error.toJSON()) : null };
+}
+
+/** Whether `value` is something `await` would unwrap. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function";
+}
+
+function timeoutError(): HTTPError {
+  return serviceUnavailable("The request took too long", undefined, {
+    messageKey: "errors.handlerTimeout",
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Limits at or above this many ms are watched by the shared coarse clock instead of a timer of
+ * their own: a 30 s limit may fire a fraction of a second late, and a request costs no timer.
+ */
+const COARSE_FROM_MS = 1000;
+/** How often the coarse clock looks for requests past their deadline. */
+const COARSE_TICK_MS = 250;
+
+/** A promise racing its deadline on the coarse clock. */
+interface Deadline {
+  readonly at: number;
+  readonly expire: () => void;
+}
+
+/**
+ * One timer for every long limit, ticking only while some bounded work is pending. It keeps
+ * the process alive exactly while such work is pending (as a timer per request would): it
+ * is unref'd the moment the last pending work settles, and ref'd again when more arrives.
+ */
+class CoarseClock {
+  #pending = new Set<Deadline>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #referenced = false;
+
+  add(deadline: Deadline): void {
+    this.#pending.add(deadline);
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(this.#tick, COARSE_TICK_MS);
+      this.#referenced = true;
+    } else if (!this.#referenced) {
+      Deno.refTimer(this.#timer as unknown as number);
+      this.#referenced = true;
+    }
+  }
+
+  delete(deadline: Deadline): void {
+    this.#pending.delete(deadline);
+    if (
+      this.#pending.size === 0 && this.#timer !== undefined && this.#referenced
+    ) {
+      Deno.unrefTimer(this.#timer as unknown as number);
+      this.#referenced = false;
+    }
+  }
+
+  #tick = (): void => {
+    this.#timer = undefined;
+    const now = performance.now();
+    for (const deadline of this.#pending) {
+      if (deadline.at <= now) {
+        this.#pending.delete(deadline);
+        deadline.expire();
+      }
+    }
+    if (this.#pending.size > 0) {
+      this.#timer = setTimeout(this.#tick, COARSE_TICK_MS);
+      this.#referenced = true;
+    }
+  };
+}
+
+const coarseClock = new CoarseClock();
+
+/** `promise`, or a rejection with `error()` once `ms` have passed, whichever comes first. */
+function withTimeout<T>(
+  promise: PromiseLike<T>,
+  ms: number,
+  error: () => unknown,
+): Promise<T> {
+  if (ms === Infinity) return Promise.resolve(promise);
+  return new Promise<T>((resolve, reject) => {
+    let settle: () => void;
+    if (ms >= COARSE_FROM_MS) {
+      const deadline: Deadline = {
+        at: performance.now() + ms,
+        expire: () => reject(error()),
+      };
+      coarseClock.add(deadline);
+      settle = () => coarseClock.delete(deadline);
+    } else {
+      const timer = setTimeout(() => reject(error()), ms);
+      settle = () => clearTimeout(timer);
+    }
+    promise.then((value) => {
+      settle();
+      resolve(value);
+    }, (reason) => {
+      settle();
+      reject(reason);
+    });
+  });
 }
 
 /**
@@ -121,11 +235,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logError = options.logError ??
     ((error) => console.error("Unhandled error in request:", error));
   const pending = new Set<Promise<unknown>>();
+  // One 404 for every miss: building an Error (and its stack), translating it and rendering
+  // its body are most of the cost of answering one, so each language's answer is kept.
+  const notFound = new HTTPError(404);
+  const misses = new Map<string, LocalizedError>();
 
   const trackWaitUntil = (promise: Promise<unknown>, timeout: number) => {
-    const bounded = withTimeout(promise, timeout).catch((error) =>
-      logError(error, undefined)
-    );
+    const bounded = withTimeout(
+      promise,
+      timeout,
+      () =>
+        serviceUnavailable("The request took too long", undefined, {
+          messageKey: "errors.handlerTimeout",
+        }),
+    ).catch((error) => logError(error, undefined));
     pending.add(bounded);
     bounded.finally(() => pending.delete(bounded));
   };
@@ -148,15 +271,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return errorResponse(localize(error as HTTPError, request, event), state);
   }
 
-  async function runMiddleware(
-    list: readonly HandlerFunction[],
-    event: RequestEvent,
-  ): Promise<unknown> {
-    for (const middleware of list) {
-      const result = await middleware(event);
-      if (result !== undefined) return result;
+  function miss(request: Request): Response {
+    const language = options.localizeError === undefined
+      ? ""
+      : request.headers.get("accept-language") ?? "";
+    let answer = misses.get(language);
+    if (answer === undefined) {
+      answer = localizedError(localize(notFound, request, undefined));
+      if (misses.size < MAX_CACHED_LANGUAGES) misses.set(language, answer);
     }
-    return undefined;
+    if (answer.body === null) return errorResponse(answer.error, EMPTY_STATE);
+    return new Response(answer.body, {
+      status: answer.error.status,
+      headers: JSON_HEADERS,
+    });
   }
 
   function respond(result: unknown, event: RequestEvent): Response {
@@ -167,46 +295,125 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
   }
 
-  async function serveRoute(
+  /**
+   * Runs the route from stage `stage` (0 global middleware, 1 route middleware, 2 body,
+   * 3 handler), middleware from index `index`. Returns the first answer (a middleware's value
+   * or the handler's result), synchronously while every step is synchronous, else a promise.
+   */
+  function proceed(
     route: CompiledRoute,
     event: RequestEvent,
-  ): Promise<Response> {
-    let answer = await runMiddleware(globalMiddleware, event);
-    if (answer === undefined && route.middleware.length > 0) {
-      answer = await runMiddleware(route.middleware, event);
+    stage: number,
+    index: number,
+  ): unknown {
+    while (stage < 2) {
+      const list = stage === 0 ? globalMiddleware : route.middleware;
+      while (index < list.length) {
+        const answer = list[index++](event);
+        if (isThenable(answer)) {
+          const at = index;
+          const from = stage;
+          return Promise.resolve(answer).then((value) =>
+            value !== undefined ? value : proceed(route, event, from, at)
+          );
+        }
+        if (answer !== undefined) return answer;
+      }
+      stage++;
+      index = 0;
     }
-    if (answer !== undefined) return respond(answer, event);
-    if (event.request.body !== null && route.maxBodySize !== Infinity) {
-      await event.bufferBody();
+    if (
+      stage === 2 && event.request.body !== null &&
+      route.maxBodySize !== Infinity
+    ) {
+      return event.bufferBody().then(() => proceed(route, event, 3, 0));
     }
-    return respond(await route.handler(event), event);
+    return route.handler(event);
   }
 
-  async function serveOptions(
+  function serveRoute(event: RequestEvent): Response | Promise<Response> {
+    const route = event.route as CompiledRoute;
+    const request = event.request;
+    let answer: unknown;
+    try {
+      answer = proceed(route, event, 0, 0);
+      if (!isThenable(answer)) return respond(answer, event);
+    } catch (error) {
+      return fail(error, request, event);
+    }
+    return withTimeout(
+      Promise.resolve(answer).then((value) => respond(value, event)),
+      route.handlerTimeout,
+      timeoutError,
+    ).catch((error) => fail(error, request, event));
+  }
+
+  function serveOptions(
     allowed: readonly string[],
     event: RequestEvent,
-  ): Promise<Response> {
-    const answer = await runMiddleware(globalMiddleware, event);
-    if (answer !== undefined) return respond(answer, event);
-    event.headers.set("allow", allowed.join(", "));
-    return respond(null, event);
+  ): Response | Promise<Response> {
+    const request = event.request;
+    const answerWith = (answer: unknown): Response => {
+      if (answer !== undefined) return respond(answer, event);
+      event.headers.set("allow", allowed.join(", "));
+      return respond(null, event);
+    };
+    let answer: unknown;
+    try {
+      answer = runGlobals(event, 0);
+      if (!isThenable(answer)) return answerWith(answer);
+    } catch (error) {
+      return fail(error, request, event);
+    }
+    return Promise.resolve(answer).then(answerWith).catch((error) =>
+      fail(error, request, event)
+    );
   }
 
-  async function fetch(request: Request, info?: ServeInfo): Promise<Response> {
+  /** The global middleware from `index` on, for OPTIONS: the first answer or `undefined`. */
+  function runGlobals(event: RequestEvent, index: number): unknown {
+    while (index < globalMiddleware.length) {
+      const answer = globalMiddleware[index++](event);
+      if (isThenable(answer)) {
+        const at = index;
+        return Promise.resolve(answer).then((value) =>
+          value !== undefined ? value : runGlobals(event, at)
+        );
+      }
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
+  }
+
+  async function withoutBody(
+    response: Response | Promise<Response>,
+  ): Promise<Response> {
+    const full = await response;
+    if (full.body === null) return full;
+    await full.body.cancel();
+    return new Response(null, {
+      status: full.status,
+      statusText: full.statusText,
+      headers: full.headers,
+    });
+  }
+
+  function dispatch(
+    request: Request,
+    info: ServeInfo | undefined,
+  ): Response | Promise<Response> {
     const [rawPath, search] = splitUrl(request.url);
-    const canonical = canonicalizePath(rawPath);
-    let path = canonical;
+    let path = canonicalizePath(rawPath);
     if (path !== null && basePath !== "") {
       if (path === basePath || path === basePath + "/") path = "/";
       else if (path.startsWith(basePath + "/")) {
         path = path.slice(basePath.length);
       } else path = null;
     }
-    if (path === null) return fail(new HTTPError(404), request, undefined);
+    if (path === null) return miss(request);
     const method = request.method;
     const match = trie.match(method, path);
-    if (match === null) return fail(new HTTPError(404), request, undefined);
-    const ip = info?.remoteAddr?.hostname ?? "";
+    if (match === null) return miss(request);
     if (!("value" in match)) {
       if (method !== "OPTIONS") {
         return fail(
@@ -222,16 +429,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         path,
         search,
         {},
-        ip,
+        info,
         owner,
         trackWaitUntil,
       );
-      return await runWithEvent(
+      return runWithEventArg(
         event,
-        () =>
-          serveOptions(match.allowed, event).catch((error) =>
-            fail(error, request, event)
-          ),
+        (allowed) => serveOptions(allowed, event),
+        match.allowed,
       );
     }
     const route = match.value;
@@ -240,27 +445,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       path,
       search,
       match.params,
-      ip,
+      info,
       owner,
       trackWaitUntil,
     );
+    event.route = route;
     event.maxBodySize = route.maxBodySize;
     event.waitUntilTimeout = route.waitUntilTimeout;
-    const response = await runWithEvent(
-      event,
-      () =>
-        withTimeout(serveRoute(route, event), route.handlerTimeout)
-          .catch((error) => fail(error, request, event)),
-    );
-    if (method === "HEAD" && response.body !== null) {
-      await response.body.cancel();
-      return new Response(null, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+    const response = runWithEventArg(event, serveRoute, event);
+    return method === "HEAD" ? withoutBody(response) : response;
+  }
+
+  function fetch(request: Request, info?: ServeInfo): Promise<Response> {
+    let response: Response | Promise<Response>;
+    try {
+      response = dispatch(request, info);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return response;
+    return response as Promise<Response>;
   }
 
   return {

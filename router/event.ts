@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { engineCarrier, storageCarrier } from "./_event_context.ts";
 
 /** What a handler or middleware receives for one request. */
 export interface StrataEvent {
@@ -34,7 +34,7 @@ export interface StrataEvent {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-const storage = new AsyncLocalStorage<StrataEvent>();
+const carrier = engineCarrier<StrataEvent>() ?? storageCarrier<StrataEvent>();
 
 /**
  * Runs `fn` with `event` as the current event.
@@ -47,7 +47,26 @@ const storage = new AsyncLocalStorage<StrataEvent>();
  * ```
  */
 export function runWithEvent<T>(event: StrataEvent, fn: () => T): T {
-  return storage.run(event, fn);
+  return carrier.run(event, fn, undefined);
+}
+
+/**
+ * Runs `fn(arg)` with `event` as the current event: {@link runWithEvent} without a closure
+ * per call, for the dispatcher.
+ *
+ * @example
+ * ```ts
+ * import { runWithEventArg, useEvent, type StrataEvent } from "./event.ts";
+ * declare const event: StrataEvent;
+ * runWithEventArg(event, (n: number) => useEvent().path + n, 1);
+ * ```
+ */
+export function runWithEventArg<A, T>(
+  event: StrataEvent,
+  fn: (arg: A) => T,
+  arg: A,
+): T {
+  return carrier.run(event, fn, arg);
 }
 
 /**
@@ -63,7 +82,7 @@ export function runWithEvent<T>(event: StrataEvent, fn: () => T): T {
  * ```
  */
 export function useEvent(): StrataEvent {
-  const event = storage.getStore();
+  const event = carrier.get();
   if (!event) throw new Error("useEvent() was called outside a request");
   return event;
 }
@@ -78,5 +97,5 @@ export function useEvent(): StrataEvent {
  * ```
  */
 export function currentEvent(): StrataEvent | undefined {
-  return storage.getStore();
+  return carrier.get();
 }

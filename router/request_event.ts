@@ -6,6 +6,12 @@
 import type { StrataEvent } from "./event.ts";
 import { parseJsonBody, readBodyWithLimit } from "./body.ts";
 
+/** Where the client address comes from: `Deno.serve`'s info, read only when asked for. */
+export interface RemoteInfo {
+  /** The client address. */
+  readonly remoteAddr?: { readonly hostname?: string };
+}
+
 /** A promise handed to `waitUntil`, tracked until it settles or its time is up. */
 export type WaitUntilSink = (
   promise: Promise<unknown>,
@@ -18,11 +24,11 @@ export class RequestEvent implements StrataEvent {
   readonly method: string;
   readonly path: string;
   params: Record<string, string>;
-  readonly context: Record<string, unknown> = {};
   status: number | undefined = undefined;
-  readonly ip: string;
   /** What owns this request (the app), for ambient helpers. */
   readonly owner: unknown;
+  /** The route being served (the dispatcher's own record), `undefined` for OPTIONS. */
+  route: unknown = undefined;
   /** Body size limit in bytes (`Infinity` when lifted). */
   maxBodySize = Infinity;
   /** `waitUntil` time limit in ms (`Infinity` when lifted). */
@@ -34,13 +40,16 @@ export class RequestEvent implements StrataEvent {
   #bytes: Promise<Uint8Array | null> | undefined;
   #json: Promise<unknown> | undefined;
   #waitUntil: WaitUntilSink;
+  #info: RemoteInfo | undefined;
+  #ip: string | undefined;
+  #context: Record<string, unknown> | undefined;
 
   constructor(
     request: Request,
     path: string,
     search: string,
     params: Record<string, string>,
-    ip: string,
+    info: RemoteInfo | undefined,
     owner: unknown,
     waitUntil: WaitUntilSink,
   ) {
@@ -49,9 +58,19 @@ export class RequestEvent implements StrataEvent {
     this.path = path;
     this.#search = search;
     this.params = params;
-    this.ip = ip;
+    this.#info = info;
     this.owner = owner;
     this.#waitUntil = waitUntil;
+  }
+
+  /** Request-scoped values written by middleware, such as `context.user`. */
+  get context(): Record<string, unknown> {
+    return this.#context ??= {};
+  }
+
+  /** The client address (empty when unknown); `Deno.serve` computes it on demand. */
+  get ip(): string {
+    return this.#ip ??= this.#info?.remoteAddr?.hostname ?? "";
   }
 
   get url(): URL {

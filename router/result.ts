@@ -8,6 +8,22 @@ import { HTTPError } from "./errors.ts";
 const JSON_TYPE = "application/json";
 const HTML_TYPE = "text/html; charset=utf-8";
 const BINARY_TYPE = "application/octet-stream";
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": JSON_TYPE,
+});
+
+/** Whether an object result is sent as JSON (not a body type sent as bytes). */
+function isJsonValue(result: object): boolean {
+  // Plain records and arrays, the usual results, skip the body-type checks.
+  const kind = Object.getPrototypeOf(result);
+  if (kind === Object.prototype || kind === Array.prototype || kind === null) {
+    return true;
+  }
+  return !(
+    result instanceof ReadableStream || result instanceof Uint8Array ||
+    result instanceof ArrayBuffer || result instanceof Blob
+  );
+}
 
 /** The response-side state a request built up before its result was known. */
 export interface ResponseState {
@@ -98,6 +114,19 @@ export function resultToResponse(
     });
   }
   if (result instanceof HTTPError) return errorResponse(result, state);
+  if (state.headers === undefined) {
+    // Nothing was set during the request: a header record literal is far cheaper than a
+    // Headers object filled in afterwards.
+    if (result === null || result === undefined) {
+      return new Response(null, { status: state.status ?? 204 });
+    }
+    if (typeof result === "object" && isJsonValue(result)) {
+      return new Response(JSON.stringify(result), {
+        status: state.status ?? 200,
+        headers: JSON_HEADERS,
+      });
+    }
+  }
   const headers = new Headers(state.headers);
   if (result === null || result === undefined) {
     return new Response(null, { status: state.status ?? 204, headers });

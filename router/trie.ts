@@ -54,11 +54,16 @@ interface MixedEdge<T> {
 class Node<T> {
   statics: Map<string, Node<T>> | null = null;
   /**
-   * The static children again while they are few: comparing in place beats
-   * slicing the segment out and hashing it for the map.
+   * The static children again, for matching. While they are few, a list
+   * compared in place; past that, an open-addressing table probed by a hash
+   * computed over the segment where it lies in the path. Either way no
+   * segment is sliced out and hashed by a Map: on a fresh request string
+   * that costs several times a whole match.
    */
-  staticTexts: string[] = [];
-  staticNodes: Node<T>[] = [];
+  staticTexts: (string | null)[] = [];
+  staticNodes: (Node<T> | null)[] = [];
+  /** Table size - 1 when `staticTexts` is a hash table, -1 while it is a list. */
+  staticMask = -1;
   mixed: MixedEdge<T>[] | null = null;
   param: Node<T> | null = null;
   catchAll: Node<T> | null = null;
@@ -66,6 +71,9 @@ class Node<T> {
   methods: Map<string, Entry<T>> | null = null;
   /** The suffixless route, serving every method the node has no route for. */
   any: Entry<T> | null = null;
+  /** What serves GET and HEAD here, fallbacks resolved (the common methods, no lookup). */
+  forGet: Entry<T> | null = null;
+  forHead: Entry<T> | null = null;
 }
 
 /** Per-match scratch space, reused: matching is synchronous. */
@@ -137,11 +145,13 @@ export class RouteTrie<T> {
   /** Nodes whose pattern is all static, by canonical path. */
   #staticPaths = new Map<string, Node<T>>();
   /**
-   * Per method, the route serving it on each all-static path (fallbacks
-   * resolved); `#staticAny` for methods no route names. Built lazily.
+   * The same as an open-addressing table probed by {@linkcode segmentHash}
+   * over the whole path (no Map hashing of a fresh request string); built
+   * lazily, dropped by every `add`.
    */
-  #staticByMethod: Record<string, Map<string, Entry<T>>> | null = null;
-  #staticAny = new Map<string, Entry<T>>();
+  #staticTexts: (string | null)[] | null = null;
+  #staticNodes: (Node<T> | null)[] = [];
+  #staticMask = 0;
   #frozen = false;
   #scratch: Scratch = { offsets: [], depth: 0, seen: false, collect: null };
 
@@ -195,10 +205,12 @@ export class RouteTrie<T> {
       if (node.methods.has(method)) throw duplicate(method, pattern);
       node.methods.set(method, entry);
     }
+    node.forGet = serveSlowly(node, "GET");
+    node.forHead = serveSlowly(node, "HEAD");
     if (list.every((segment) => segment.kind === "static")) {
       this.#staticPaths.set(pattern, node);
     }
-    this.#staticByMethod = null;
+    this.#staticTexts = null;
   }
 
   /**
@@ -216,12 +228,12 @@ export class RouteTrie<T> {
       end--;
       if (end === 1) return null; // "//"
     }
-    const byMethod = this.#staticByMethod ?? this.#compileStatic();
-    const known = (byMethod[method] ?? this.#staticAny).get(
-      end === path.length ? path : path.slice(0, end),
-    );
     // An all-static route is the most specific match there is.
-    if (known !== undefined) return { value: known.value, params: {} };
+    const known = this.#staticNode(path, end);
+    if (known !== null) {
+      const entry = serve(known, method);
+      if (entry !== null) return { value: entry.value, params: {} };
+    }
     const scratch = this.#scratch;
     scratch.depth = 0;
     scratch.seen = false;
@@ -248,27 +260,39 @@ export class RouteTrie<T> {
     return { allowed: [...allowed].sort() };
   }
 
-  #compileStatic(): Record<string, Map<string, Entry<T>>> {
-    const methods = new Set<string>();
-    for (const node of this.#staticPaths.values()) {
-      node.methods?.forEach((_, method) => methods.add(method));
-    }
-    if (methods.has("GET")) methods.add("HEAD");
-    // Keyed by request methods, so no inherited keys (`constructor`).
-    const byMethod: Record<string, Map<string, Entry<T>>> = Object.create(null);
-    for (const method of methods) {
-      const table = new Map<string, Entry<T>>();
-      for (const [path, node] of this.#staticPaths) {
-        const entry = serve(node, method);
-        if (entry !== null) table.set(path, entry);
+  /** The node of the all-static route whose path is `path[0, end)`, or `null`. */
+  #staticNode(path: string, end: number): Node<T> | null {
+    const texts = this.#staticTexts ?? this.#indexStatic();
+    const mask = this.#staticMask;
+    let slot = segmentHash(path, 0, end) & mask;
+    while (true) {
+      const text = texts[slot];
+      if (text === null) return null;
+      if (
+        text.length === end &&
+        (end === path.length ? text === path : path.startsWith(text))
+      ) {
+        return this.#staticNodes[slot];
       }
-      byMethod[method] = table;
+      slot = (slot + 1) & mask;
     }
-    this.#staticAny.clear();
-    for (const [path, node] of this.#staticPaths) {
-      if (node.any !== null) this.#staticAny.set(path, node.any);
+  }
+
+  #indexStatic(): (string | null)[] {
+    // At most a quarter full: probes stay short.
+    let size = 8;
+    while (size < this.#staticPaths.size * 4) size *= 2;
+    const texts: (string | null)[] = new Array(size).fill(null);
+    const nodes: (Node<T> | null)[] = new Array(size).fill(null);
+    for (const [text, node] of this.#staticPaths) {
+      let slot = segmentHash(text, 0, text.length) & (size - 1);
+      while (texts[slot] !== null) slot = (slot + 1) & (size - 1);
+      texts[slot] = text;
+      nodes[slot] = node;
     }
-    return this.#staticByMethod = byMethod;
+    this.#staticNodes = nodes;
+    this.#staticMask = size - 1;
+    return this.#staticTexts = texts;
   }
 
   /**
@@ -277,7 +301,7 @@ export class RouteTrie<T> {
    */
   freeze(): void {
     this.#frozen = true;
-    if (this.#staticByMethod === null) this.#compileStatic();
+    if (this.#staticTexts === null) this.#indexStatic();
   }
 }
 
@@ -295,10 +319,7 @@ function childFor<T>(node: Node<T>, segment: RouteSegment): Node<T> {
       if (child === undefined) {
         child = new Node();
         node.statics.set(segment.value, child);
-        if (node.statics.size <= FEW_STATICS) {
-          node.staticTexts.push(segment.value);
-          node.staticNodes.push(child);
-        }
+        indexStatics(node);
       }
       return child;
     }
@@ -355,6 +376,13 @@ function mixedEdge<T>(parts: Array<string | { param: string }>): MixedEdge<T> {
 
 /** The node's route for `method`, fallbacks included. */
 function serve<T>(node: Node<T>, method: string): Entry<T> | null {
+  if (method === "GET") return node.forGet;
+  if (method === "HEAD") return node.forHead;
+  return serveSlowly(node, method);
+}
+
+/** {@linkcode serve} without the cached answers for GET and HEAD. */
+function serveSlowly<T>(node: Node<T>, method: string): Entry<T> | null {
   const methods = node.methods;
   if (methods !== null) {
     const entry = methods.get(method) ??
@@ -401,9 +429,7 @@ function find<T>(
   let found: Entry<T> | null;
 
   if (node.statics !== null) {
-    const child = node.statics.size <= FEW_STATICS
-      ? staticChild(node, path, start, stop)
-      : node.statics.get(path.slice(start, stop));
+    const child = staticChild(node, path, start, stop);
     if (child !== undefined) {
       found = last
         ? terminal(child, method, scratch)
@@ -450,6 +476,49 @@ function find<T>(
   return null;
 }
 
+/** Rebuilds the matching index of a node's static children. */
+function indexStatics<T>(node: Node<T>): void {
+  const statics = node.statics!;
+  if (statics.size <= FEW_STATICS) {
+    node.staticTexts = [...statics.keys()];
+    node.staticNodes = [...statics.values()];
+    node.staticMask = -1;
+    return;
+  }
+  // At most a quarter full: probes stay short.
+  let size = 8;
+  while (size < statics.size * 4) size *= 2;
+  const texts: (string | null)[] = new Array(size).fill(null);
+  const nodes: (Node<T> | null)[] = new Array(size).fill(null);
+  for (const [text, child] of statics) {
+    let slot = segmentHash(text, 0, text.length) & (size - 1);
+    while (texts[slot] !== null) slot = (slot + 1) & (size - 1);
+    texts[slot] = text;
+    nodes[slot] = child;
+  }
+  node.staticTexts = texts;
+  node.staticNodes = nodes;
+  node.staticMask = size - 1;
+}
+
+/**
+ * A hash of `text[start, stop)` from its length and up to four of its code
+ * units (first, last, second to last, middle): cheap, and it tells apart the
+ * usual sibling names (`route56`, `route57`). Whole-segment hashing in a JS
+ * loop costs more than it saves; collisions only lengthen a probe.
+ */
+function segmentHash(text: string, start: number, stop: number): number {
+  const length = stop - start;
+  let hash = Math.imul(length, 0x9e3779b1);
+  hash = Math.imul(hash ^ text.charCodeAt(start), 0x01000193);
+  if (length > 1) {
+    hash = Math.imul(hash ^ text.charCodeAt(stop - 1), 0x01000193);
+    hash = Math.imul(hash ^ text.charCodeAt(stop - 2), 0x01000193);
+    hash = Math.imul(hash ^ text.charCodeAt(start + (length >> 1)), 0x01000193);
+  }
+  return hash ^ (hash >>> 15);
+}
+
 function staticChild<T>(
   node: Node<T>,
   path: string,
@@ -458,13 +527,25 @@ function staticChild<T>(
 ): Node<T> | undefined {
   const texts = node.staticTexts;
   const length = stop - start;
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i];
-    if (text.length === length && path.startsWith(text, start)) {
-      return node.staticNodes[i];
+  const mask = node.staticMask;
+  if (mask === -1) {
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      if (text.length === length && path.startsWith(text, start)) {
+        return node.staticNodes[i]!;
+      }
     }
+    return undefined;
   }
-  return undefined;
+  let slot = segmentHash(path, start, stop) & mask;
+  while (true) {
+    const text = texts[slot];
+    if (text === null) return undefined;
+    if (text.length === length && path.startsWith(text, start)) {
+      return node.staticNodes[slot]!;
+    }
+    slot = (slot + 1) & mask;
+  }
 }
 
 /** Matches one mixed segment `[start, stop)`, pushing its params' offsets. */

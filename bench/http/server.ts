@@ -6,6 +6,13 @@ import { benchRoutes } from "./routes.ts";
 const [kind, portText] = Deno.args;
 const port = Number(portText);
 const routes = benchRoutes();
+// The peers answer a miss with the same bytes as Strata's 404 (its wire error shape).
+const NOT_FOUND = JSON.stringify({ statusCode: 404, message: "Not found" });
+const notFound = () =>
+  new Response(NOT_FOUND, {
+    status: 404,
+    headers: { "content-type": "application/json" },
+  });
 
 async function strataHandler(): Promise<
   (request: Request) => Promise<Response>
@@ -23,6 +30,11 @@ async function strataHandler(): Promise<
     );
   }));
   const app = await createApp({ root, database: ":memory:" });
+  // The runner stops a server with SIGTERM: leave no route files behind.
+  Deno.addSignalListener("SIGTERM", () => {
+    Deno.removeSync(root, { recursive: true });
+    Deno.exit(0);
+  });
   return app.fetch;
 }
 
@@ -35,11 +47,13 @@ function honoHandler(): (request: Request) => Response | Promise<Response> {
       (c) => c.json({ ok: true, params: c.req.param() }),
     );
   }
+  app.notFound(notFound);
   return app.fetch;
 }
 
 function rawHandler(): (request: Request) => Response {
-  // The floor: exact-path Map lookup for static routes, a split for the param route.
+  // The floor: exact-path Map lookup for static routes, a split for the param route, the
+  // same JSON bodies as the others.
   const table = new Map<string, true>();
   for (const route of routes) {
     if (!route.hono.includes(":") && !route.hono.includes("*")) {
@@ -59,7 +73,7 @@ function rawHandler(): (request: Request) => Response {
         params: { org: parts[2], repo: parts[4] },
       });
     }
-    return new Response("Not Found", { status: 404 });
+    return notFound();
   };
 }
 

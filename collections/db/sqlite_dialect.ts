@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { type DatabaseSync, StatementSync } from "node:sqlite";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -88,6 +88,91 @@ export class NodeSqliteDialect implements Dialect {
   }
 }
 
+/**
+ * Reads on the SQLite connection behind a Kysely instance without going through Kysely, for
+ * the hottest statements (a session lookup per request). A read runs at once when nobody
+ * holds the connection (or the caller's own transaction does, which it then joins): being
+ * synchronous, nothing can interleave with it, exactly as if it had taken the lock. When
+ * another transaction holds the connection it answers `undefined`, and the caller goes
+ * through Kysely, which waits its turn.
+ */
+export interface DirectReader {
+  /**
+   * The rows of the prepared (and cached) statement `sql` as arrays of column values in
+   * select order, or `undefined` when the connection is busy.
+   */
+  readArrays(
+    sql: string,
+    parameters: readonly unknown[],
+  ): unknown[][] | undefined;
+}
+
+const directReaders = new WeakMap<object, Promise<DirectReader | null>>();
+
+/** `setReturnArrays` (Node 24's node:sqlite), missing from the type definitions here. */
+type ArrayRows = StatementSync & { setReturnArrays(enabled: boolean): void };
+
+const ARRAY_ROWS =
+  typeof (StatementSync.prototype as Partial<ArrayRows>).setReturnArrays ===
+    "function";
+
+/**
+ * The {@link DirectReader} of a Kysely instance running on {@link NodeSqliteDialect}, or
+ * `null` on any other dialect. Found once per instance (by borrowing its connection), then
+ * remembered.
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * import { Kysely } from "kysely";
+ * import { directReader, NodeSqliteDialect } from "./sqlite_dialect.ts";
+ * // deno-lint-ignore no-explicit-any
+ * const db = new Kysely<any>({
+ *   dialect: new NodeSqliteDialect({ database: new DatabaseSync(":memory:") }),
+ * });
+ * const reader = await directReader(db);
+ * reader?.readArrays("select 1 + ?", [1]); // [[2]]
+ * await db.destroy();
+ * ```
+ */
+export function directReader(
+  // deno-lint-ignore no-explicit-any
+  db: Kysely<any>,
+): Promise<DirectReader | null> {
+  if (!ARRAY_ROWS) return Promise.resolve(null);
+  let found = directReaders.get(db);
+  if (!found) {
+    found = db.getExecutor().provideConnection((connection) =>
+      Promise.resolve(
+        connection instanceof NodeSqliteConnection
+          ? connection
+          : connection instanceof JoinedConnection
+          ? connection.connection
+          : null,
+      )
+    );
+    directReaders.set(db, found);
+  }
+  return found;
+}
+
+/** The connection handed to a query that joins the transaction holding it. */
+class JoinedConnection implements DatabaseConnection {
+  readonly connection: NodeSqliteConnection;
+
+  constructor(connection: NodeSqliteConnection) {
+    this.connection = connection;
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.connection.executeQuery(query);
+  }
+
+  streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery(query);
+  }
+}
+
 class NodeSqliteDriver implements Driver {
   readonly #options: NodeSqliteDialectOptions;
   readonly #mutex = new Mutex();
@@ -96,16 +181,14 @@ class NodeSqliteDriver implements Driver {
 
   constructor(options: NodeSqliteDialectOptions) {
     this.#options = options;
+    const mutex = this.#mutex;
     this.#connection = new NodeSqliteConnection(
       options.database,
       options.statementCacheSize ?? 256,
+      () => !mutex.locked || options.holdsConnection?.() === true,
     );
     // A distinct object for joined acquisitions, so releasing it does not unlock.
-    const connection = this.#connection;
-    this.#joined = {
-      executeQuery: (query) => connection.executeQuery(query),
-      streamQuery: (query) => connection.streamQuery(query),
-    };
+    this.#joined = new JoinedConnection(this.#connection);
   }
 
   async init(): Promise<void> {}
@@ -144,22 +227,26 @@ class NodeSqliteDriver implements Driver {
   }
 }
 
-class NodeSqliteConnection implements DatabaseConnection {
+class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   readonly #db: DatabaseSync;
   readonly #cache = new Map<string, CachedStatement>();
+  readonly #arrayCache = new Map<string, CachedStatement>();
   readonly #cacheSize: number;
+  readonly #usable: () => boolean;
 
-  constructor(db: DatabaseSync, cacheSize: number) {
+  constructor(db: DatabaseSync, cacheSize: number, usable: () => boolean) {
     this.#db = db;
     this.#cacheSize = Math.max(1, cacheSize);
+    this.#usable = usable;
   }
 
   clear(): void {
     this.#cache.clear();
+    this.#arrayCache.clear();
   }
 
-  #prepare(sql: string): CachedStatement {
-    const cache = this.#cache;
+  #prepare(sql: string, arrays = false): CachedStatement {
+    const cache = arrays ? this.#arrayCache : this.#cache;
     let entry = cache.get(sql);
     if (entry) {
       // Re-inserting moves the entry to the most recently used end.
@@ -168,12 +255,27 @@ class NodeSqliteConnection implements DatabaseConnection {
       return entry;
     }
     const statement = this.#db.prepare(sql);
+    // Array rows skip building an object (a dictionary of column names) per row.
+    if (arrays) (statement as ArrayRows).setReturnArrays(true);
     entry = { statement, reader: statement.columns().length > 0 };
     cache.set(sql, entry);
     if (cache.size > this.#cacheSize) {
       cache.delete(cache.keys().next().value as string);
     }
     return entry;
+  }
+
+  readArrays(
+    sql: string,
+    parameters: readonly unknown[],
+  ): unknown[][] | undefined {
+    if (!this.#usable()) return undefined;
+    try {
+      const { statement } = this.#prepare(sql, true);
+      return statement.all(...bindable(parameters)) as unknown as unknown[][];
+    } catch (error) {
+      throw translateError(error);
+    }
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {

@@ -1,0 +1,150 @@
+/**
+ * Load-test plumbing shared by the benchmarks: a server child process that prints "ready",
+ * `wrk` against it, and the settings every HTTP benchmark takes from the environment.
+ *
+ * The machine these run on has 2 cores, shared: the server is pinned to one core and `wrk`
+ * (one thread) to the other when `taskset` exists, so the load generator never steals the
+ * server's core; peers are measured in interleaved rounds and each keeps its best.
+ *
+ * @module
+ */
+
+/** `BENCH_QUICK=1`: a short smoke run (1 round, 1 s per measurement). */
+export const QUICK: boolean = Deno.env.get("BENCH_QUICK") === "1";
+
+/** Seconds of load per measurement (`BENCH_DURATION`, e.g. `5s`). */
+export const DURATION: string = Deno.env.get("BENCH_DURATION") ??
+  (QUICK ? "1s" : "5s");
+
+/** Interleaved rounds per benchmark; each peer keeps its best round (`BENCH_ROUNDS`). */
+export const ROUNDS: number = Number(
+  Deno.env.get("BENCH_ROUNDS") ?? (QUICK ? "1" : "3"),
+);
+
+/** Open connections `wrk` keeps (`BENCH_CONNECTIONS`). */
+export const CONNECTIONS: number = Number(
+  Deno.env.get("BENCH_CONNECTIONS") ?? "64",
+);
+
+const SERVER_CPU = "0";
+const LOAD_CPU = "1";
+
+let pinning: Promise<boolean> | undefined;
+
+/** Whether `taskset` can pin processes here (checked once). */
+function canPin(): Promise<boolean> {
+  if (Deno.env.get("BENCH_PIN") === "0") return Promise.resolve(false);
+  pinning ??= new Deno.Command("taskset", {
+    args: ["-c", LOAD_CPU, "true"],
+    stdout: "null",
+    stderr: "null",
+  }).output().then((out) => out.success && navigator.hardwareConcurrency > 1)
+    .catch(() => false);
+  return pinning;
+}
+
+/** How the load was applied, for the table headers. */
+export async function loadDescription(
+  connections = CONNECTIONS,
+): Promise<string> {
+  const pinned = await canPin();
+  return `wrk -t1 -c${connections} -d${DURATION}, best of ${ROUNDS} interleaved round${
+    ROUNDS === 1 ? "" : "s"
+  }${pinned ? ", server on CPU 0 and wrk on CPU 1 (taskset)" : ""}`;
+}
+
+/** A server child process. */
+export interface Server {
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stops it and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `deno run -A <script> ...args` (pinned to the server core when possible) and waits
+ * until it prints `ready`.
+ */
+export async function startServer(
+  script: string | URL,
+  args: readonly string[],
+  port: number,
+): Promise<Server> {
+  const deno = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    new URL(script).pathname,
+    ...args,
+  ];
+  const [command, ...rest] = await canPin()
+    ? ["taskset", "-c", SERVER_CPU, ...deno]
+    : deno;
+  const child = new Deno.Command(command, {
+    args: rest,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) {
+      await child.status;
+      throw new Error(`${script} exited before it was ready`);
+    }
+    seen += value;
+  }
+  // Keep draining so the child never blocks on a full pipe.
+  (async () => {
+    try {
+      while (!(await reader.read()).done) { /* discard */ }
+    } catch { /* closed */ }
+  })();
+  return {
+    port,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+    },
+  };
+}
+
+/** Options of {@link wrk}. */
+export interface WrkOptions {
+  /** Extra request headers (`Name: value`). */
+  headers?: readonly string[];
+  /** Connections (default {@link CONNECTIONS}). */
+  connections?: number;
+  /** Duration (default {@link DURATION}). */
+  duration?: string;
+}
+
+/** Runs `wrk` against `url` and returns requests per second; non-2xx answers are an error. */
+export async function wrk(
+  url: string,
+  options: WrkOptions = {},
+  expectErrors = false,
+): Promise<number> {
+  const wrkArgs = [
+    "-t1",
+    `-c${options.connections ?? CONNECTIONS}`,
+    `-d${options.duration ?? DURATION}`,
+    ...(options.headers ?? []).flatMap((header) => ["-H", header]),
+    url,
+  ];
+  const [command, ...args] = await canPin()
+    ? ["taskset", "-c", LOAD_CPU, "wrk", ...wrkArgs]
+    : ["wrk", ...wrkArgs];
+  const output = await new Deno.Command(command, { args, stdout: "piped" })
+    .output();
+  const text = new TextDecoder().decode(output.stdout);
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  if (!rate) throw new Error(`wrk printed no rate:\n${text}`);
+  if (!expectErrors && /Non-2xx|Socket errors/.test(text)) {
+    throw new Error(`wrk saw errors on ${url}:\n${text}`);
+  }
+  return Number(rate[1]);
+}

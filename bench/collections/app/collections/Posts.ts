@@ -1,0 +1,12 @@
+// The benchmark collection: a post with a title, a body excerpt and a view count (indexed).
+import { defineCollection, field } from "../../../../mod.ts";
+
+export default defineCollection({
+  fields: {
+    title: field("text", { max: 200 }),
+    excerpt: field("text", { max: 500 }),
+    views: field("integer", { default: 0, index: true }),
+    published: field("boolean", { default: false }),
+  },
+  api: { read: "public" },
+});

@@ -1,0 +1,4 @@
+// The collections benchmark app: one public collection, nothing else.
+import { defineConfig } from "../../../mod.ts";
+
+export default defineConfig({});

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { DatabaseSync } from "node:sqlite";
+import { Kysely, sql } from "kysely";
+import {
+  directReader,
+  NodeSqliteDialect,
+} from "../../collections/db/sqlite_dialect.ts";
+
+// deno-lint-ignore no-explicit-any
+type Db = Kysely<any>;
+
+function open(holdsConnection?: () => boolean): Db {
+  return new Kysely({
+    dialect: new NodeSqliteDialect({
+      database: new DatabaseSync(":memory:"),
+      holdsConnection,
+    }),
+  });
+}
+
+Deno.test("direct reader: rows come back as arrays in select order, booleans bound as 0/1", async () => {
+  const db = open();
+  try {
+    await sql`create table t (a integer, b text)`.execute(db);
+    await sql`insert into t values (1, 'x'), (0, 'y')`.execute(db);
+    const reader = await directReader(db);
+    assert.ok(reader);
+    assert.equal(await directReader(db), reader, "found once, remembered");
+    assert.deepEqual(
+      reader.readArrays("select b, a from t where a = ? order by b", [true]),
+      [["x", 1]],
+    );
+    assert.deepEqual(reader.readArrays("select a from t where a = ?", [7]), []);
+    // The same SQL through Kysely still answers objects: the caches are separate.
+    const rows = await db.executeQuery(
+      sql`select b, a from t where a = ${1} order by b`.compile(db),
+    );
+    assert.deepEqual(rows.rows.map((row) => ({ ...row as object })), [{
+      b: "x",
+      a: 1,
+    }]);
+    assert.throws(() => reader.readArrays("select nope from t", []), /nope/);
+  } finally {
+    await db.destroy();
+  }
+});
+
+Deno.test("direct reader: busy while another context's transaction holds the connection", async () => {
+  const storage = new AsyncLocalStorage<true>();
+  const db = open(() => storage.getStore() === true);
+  try {
+    await sql`create table t (a integer)`.execute(db);
+    const reader = (await directReader(db))!;
+    let inside: unknown;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => release = resolve);
+    let started!: () => void;
+    const begun = new Promise<void>((resolve) => started = resolve);
+    const transaction = db.transaction().execute((trx) =>
+      storage.run(true, async () => {
+        await trx.insertInto("t").values({ a: 1 }).execute();
+        // The transaction's own context joins the connection it holds.
+        inside = reader.readArrays("select a from t", []);
+        started();
+        await held;
+      })
+    );
+    await begun;
+    // Another context must not read the uncommitted row: it is told to wait its turn.
+    const outside = reader.readArrays("select a from t", []);
+    release();
+    await transaction;
+    assert.deepEqual(inside, [[1]]);
+    assert.equal(outside, undefined);
+    assert.deepEqual(reader.readArrays("select a from t", []), [[1]]);
+  } finally {
+    await db.destroy();
+  }
+});
