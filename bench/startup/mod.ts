@@ -5,10 +5,7 @@
  * - fresh processes: N times `deno run` a script that imports Strata and boots the app once
  *   (cold module graph, cold app files); the median is reported for the boot alone, for
  *   import + boot, and for the whole process as the parent sees it;
- * - in-process: repeated boots in one process on fresh `:memory:` databases (warm modules);
- * - an experiment: fresh processes that import the app's files through one generated barrel
- *   module before `createApp` (see `_child.ts`): what a folder loader importing that way
- *   would cost.
+ * - in-process: repeated boots in one process on fresh `:memory:` databases (warm modules).
  *
  * `deno run -A bench/startup/run.ts` prints the table; `bench/run.ts` calls
  * {@link runStartupBench}.
@@ -109,7 +106,7 @@ export function formatStartupTable(rows: readonly StartupRow[]): string {
   ).join("\n");
 }
 
-async function freshProcess(root: string, barrel = false): Promise<
+async function freshProcess(root: string): Promise<
   { importMs: number; bootMs: number; wallMs: number; routes: number }
 > {
   const started = performance.now();
@@ -119,7 +116,6 @@ async function freshProcess(root: string, barrel = false): Promise<
       "-A",
       new URL("./_child.ts", import.meta.url).pathname,
       root,
-      ...(barrel ? ["--barrel"] : []),
     ],
     stdout: "piped",
     stderr: "piped",
@@ -154,10 +150,8 @@ export async function runStartupBench(
   try {
     await generateApp(root, options.routes ?? 200, options.collections ?? 10);
     const fresh: Awaited<ReturnType<typeof freshProcess>>[] = [];
-    const barrel: Awaited<ReturnType<typeof freshProcess>>[] = [];
     for (let i = 0; i < processes; i++) {
       fresh.push(await freshProcess(root));
-      barrel.push(await freshProcess(root, true));
     }
     const inProcess: number[] = [];
     let routes = fresh[0]?.routes ?? 0;
@@ -177,10 +171,6 @@ export async function runStartupBench(
       ),
       row("fresh process: whole `deno run`", fresh.map((f) => f.wallMs)),
       row("in-process createApp (warm modules)", inProcess),
-      row(
-        "fresh process: createApp, app files through one barrel import",
-        barrel.map((f) => f.bootMs),
-      ),
     ];
     const meetsTarget = rows[0].median < STARTUP_TARGET_MS;
     if (options.print !== false) {
