@@ -11,7 +11,8 @@ import {
   parseListQuery,
   parseReadOneQuery,
 } from "../wire/parse.ts";
-import type { ListPlan, PopulatePlan } from "../wire/types.ts";
+import type { ListPlan, PopulatePlan, ReadOnePlan } from "../wire/types.ts";
+import type { QueryBuilder } from "../query_builder.ts";
 import { ApiRequest, bodyObject, byUuid, isUuid } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { populatePaths, reachedCollections } from "./plan_walk.ts";
@@ -41,12 +42,19 @@ async function planUnderPolicies<
   return parse(request.wireContext(grant));
 }
 
-function defaultSelect(
+/** Applies a read's projection: its select (or the scope's), populate and locale. */
+function shapeRead(
+  builder: QueryBuilder,
   grant: Grant,
-  plan: { select?: string[] },
-): string[] | undefined {
-  if (plan.select) return plan.select;
-  return grant.scope.select ? [...grant.scope.select] : undefined;
+  plan: ReadOnePlan,
+): QueryBuilder {
+  const select = plan.select ??
+    (grant.scope.select ? [...grant.scope.select] : undefined);
+  if (select) builder = builder.select(...select);
+  const paths = populatePaths(plan.populate);
+  if (paths.length > 0) builder = builder.populate(...paths);
+  const locale = plan.locale ?? grant.scope.locale;
+  return locale ? builder.locale(locale) : builder;
 }
 
 async function finish(
@@ -65,19 +73,13 @@ async function runList(
   grant: Grant,
   plan: ListPlan,
 ): Promise<DataRecord[] | Page> {
-  let builder = request.query(grant);
+  let builder = shapeRead(request.query(grant), grant, plan);
   if (plan.where) builder = builder.where(plan.where);
-  const select = defaultSelect(grant, plan);
-  if (select) builder = builder.select(...select);
   if (plan.order.length > 0) {
     builder = builder.order(
       ...plan.order.map((key) => (key.descending ? "-" : "") + key.field),
     );
   }
-  const paths = populatePaths(plan.populate);
-  if (paths.length > 0) builder = builder.populate(...paths);
-  const locale = plan.locale ?? grant.scope.locale;
-  if (locale) builder = builder.locale(locale);
   const cap = grant.scope.limit;
   if (!plan.paginated) {
     const offset = plan.offset ?? 0;
@@ -171,14 +173,11 @@ export async function readRecord(event: StrataEvent): Promise<unknown> {
   );
   const uuid = event.params.uuid;
   if (!isUuid(uuid)) throw notFound();
-  let builder = request.query(grant).where(byUuid(uuid));
-  const select = defaultSelect(grant, plan);
-  if (select) builder = builder.select(...select);
-  const paths = populatePaths(plan.populate);
-  if (paths.length > 0) builder = builder.populate(...paths);
-  const locale = plan.locale ?? grant.scope.locale;
-  if (locale) builder = builder.locale(locale);
-  const record = await builder.findFirst();
+  const record = await shapeRead(
+    request.query(grant).where(byUuid(uuid)),
+    grant,
+    plan,
+  ).findFirst();
   if (!record) throw notFound();
   return (await finish(request, grant, [record], plan.populate))[0];
 }
