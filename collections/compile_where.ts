@@ -17,7 +17,7 @@ import {
   type WhereFilter,
   type WhereOperator,
 } from "./where.ts";
-import { QueryError } from "./query_error.ts";
+import { fieldOrThrow, QueryError } from "./query_error.ts";
 
 /** Where a filter is compiled: which table alias, locale and nesting. */
 export interface WhereScope {
@@ -181,14 +181,7 @@ function resolveTarget(name: string, scope: WhereScope, path: string): Target {
       ref: sql.ref(`${alias}._updatedAt`),
     };
   }
-  const field = collection.fields.get(name);
-  if (!field) {
-    throw new QueryError(
-      "invalidField",
-      path,
-      `Unknown field "${name}" in ${collection.name} at ${path}`,
-    );
-  }
+  const field = fieldOrThrow(collection, name, path);
   const ref = field.storage === "junction"
     ? sql.ref(`${alias}.UUID`)
     : fieldRef(field, scope);

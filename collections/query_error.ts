@@ -32,3 +32,30 @@ export class QueryError extends Error {
     this.path = path;
   }
 }
+
+/**
+ * The field `name` of `collection`, or the `invalidField` {@link QueryError} at `path`.
+ *
+ * @example
+ * ```ts ignore
+ * const field = fieldOrThrow(posts, "views", "order[0]");
+ * ```
+ */
+export function fieldOrThrow<F>(
+  collection: {
+    readonly name: string;
+    readonly fields: ReadonlyMap<string, F>;
+  },
+  name: string,
+  path: string,
+): F {
+  const field = collection.fields.get(name);
+  if (field === undefined) {
+    throw new QueryError(
+      "invalidField",
+      path,
+      `Unknown field "${name}" in ${collection.name} at ${path}`,
+    );
+  }
+  return field;
+}

@@ -25,7 +25,7 @@ import {
 } from "./compile_where.ts";
 import { andFilters } from "./filters.ts";
 import { type ReadPlan, readPlan, type ReadSpec } from "./read_spec.ts";
-import { QueryError } from "./query_error.ts";
+import { fieldOrThrow, QueryError } from "./query_error.ts";
 
 /** Everything that shapes a read. */
 export interface ReadOptions {
@@ -169,14 +169,7 @@ export function applyWindow(
       column = `m.${name}`;
       if (name === "UUID") tiebreak = true;
     } else {
-      const field = collection.fields.get(name);
-      if (!field) {
-        throw new QueryError(
-          "invalidField",
-          path,
-          `Unknown field "${name}" in ${collection.name} at ${path}`,
-        );
-      }
+      const field = fieldOrThrow(collection, name, path);
       if (field.kind === "records" || field.kind === "multiSelect") {
         throw new QueryError(
           "invalidField",

@@ -8,7 +8,7 @@
 
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import { QueryError } from "./query_error.ts";
+import { fieldOrThrow, QueryError } from "./query_error.ts";
 
 /** What one read returns. */
 export interface ReadSpec {
@@ -50,14 +50,7 @@ function relationField(
   name: string,
   path: string,
 ): ResolvedField {
-  const field = collection.fields.get(name);
-  if (!field) {
-    throw new QueryError(
-      "invalidField",
-      path,
-      `Unknown field "${name}" in ${collection.name} at ${path}`,
-    );
-  }
+  const field = fieldOrThrow(collection, name, path);
   if (!field.target) {
     throw new QueryError(
       "invalidField",
