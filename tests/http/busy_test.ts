@@ -7,6 +7,13 @@ import { createApp } from "../../mod.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
 
+const createAuthor = () =>
+  new Request("http://localhost/collections/authors", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Ada" }),
+  });
+
 const config = {
   collections: { locales: ["en", "de", "fr"] },
   database: { busyTimeout: "100ms" },
@@ -24,22 +31,14 @@ Deno.test("a write while another connection holds the write lock is 503 [sqlite]
   try {
     other.exec("begin immediate");
     const response = await app.fetch(
-      new Request("http://localhost/collections/authors", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: "Ada" }),
-      }),
+      createAuthor(),
     );
     assert.equal(response.status, 503);
     assert.equal(response.headers.get("retry-after"), "1");
     assert.equal((await response.json()).statusCode, 503);
     other.exec("rollback");
     const retried = await app.fetch(
-      new Request("http://localhost/collections/authors", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: "Ada" }),
-      }),
+      createAuthor(),
     );
     assert.equal(retried.status, 201);
     await retried.body?.cancel();
