@@ -18,6 +18,7 @@ import type {
 import type { WhereFilter } from "./where.ts";
 import {
   fieldContext,
+  type PipelineResult,
   prepareForStorage,
   renderIssue,
   runField,
@@ -108,6 +109,38 @@ async function insertJunction(
 }
 
 /**
+ * The write pipeline followed by the checks that need the database: links to existing
+ * records and unique values (against `rows`, the rows an update rewrites; `null` on create).
+ */
+async function validateWrite(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  input: Readonly<Record<string, unknown>>,
+  operation: "create" | "update",
+  locale: string,
+  options: WriteOptions,
+  rows: readonly ExistingRow[] | null,
+): Promise<PipelineResult> {
+  const result = await runPipeline(
+    ctx,
+    collection,
+    input,
+    operation,
+    locale,
+    options,
+  );
+  const { values, errors } = result;
+  if (collection.relationFields.length > 0) {
+    await checkReferences(ctx, values, locale, errors);
+  }
+  if (collection.uniqueGroups.length > 0) {
+    const given = new Set(Object.keys(input));
+    await checkUniques(ctx, collection, values, given, locale, rows, errors);
+  }
+  return result;
+}
+
+/**
  * Creates one record.
  *
  * @example
@@ -125,29 +158,15 @@ export async function createRecord(
   const { locale } = state;
   try {
     const record = await atomic(ctx, async () => {
-      const { values, errors } = await runPipeline(
+      const { values, errors } = await validateWrite(
         ctx,
         collection,
         input,
         "create",
         locale,
         options,
+        null,
       );
-      if (collection.relationFields.length > 0) {
-        await checkReferences(ctx, values, locale, errors);
-      }
-      if (collection.uniqueGroups.length > 0) {
-        const given = new Set(Object.keys(input));
-        await checkUniques(
-          ctx,
-          collection,
-          values,
-          given,
-          locale,
-          null,
-          errors,
-        );
-      }
       if (hasErrors(errors)) throw new Refusal(errors);
       if (collection.preparedFields.length > 0) {
         await prepareForStorage(ctx, values, "create", locale, input);
@@ -276,25 +295,15 @@ export async function updateRecords(
   const { locale } = state;
   try {
     const records = await atomic(ctx, async () => {
-      const { values, errors } = await runPipeline(
+      const targets = await selectTargets(ctx, collection, state);
+      const { values, errors } = await validateWrite(
         ctx,
         collection,
         input,
         "update",
         locale,
         options,
-      );
-      const targets = await selectTargets(ctx, collection, state);
-      await checkReferences(ctx, values, locale, errors);
-      const given = new Set(Object.keys(input));
-      await checkUniques(
-        ctx,
-        collection,
-        values,
-        given,
-        locale,
         targets,
-        errors,
       );
       const translated = [...values.keys()].filter((f) =>
         f.storage === "translation"
