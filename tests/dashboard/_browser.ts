@@ -2,7 +2,12 @@
 // that record script errors, screenshots, keyboard walks and the check that
 // a German page shows no English texts.
 import assert from "node:assert/strict";
-import type { Browser, Locator, Page } from "playwright-core";
+import {
+  type Browser,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 
 /** Debian's Chromium; the browser tests are skipped without it. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -175,4 +180,24 @@ export async function noEnglishLeftovers(
   const found = texts.filter((text) => leftovers.has(text))
     .map((text) => `${leftovers.get(text)}: "${text}"`);
   assert.deepEqual(found, [], "English texts on the German page");
+}
+
+/** Launches Debian's Chromium headless with the flags this machine needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Serves `fetch` on a free loopback port; answers the server and its origin. */
+export function serveOnLoopback(
+  fetch: (request: Request) => Promise<Response>,
+): { server: Deno.HttpServer; origin: string } {
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    fetch,
+  );
+  return { server, origin: `http://127.0.0.1:${server.addr.port}` };
 }

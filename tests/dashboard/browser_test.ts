@@ -4,23 +4,18 @@
 // edits that send only what changed, the account page, an ended session and
 // a role that may only read. The first-run flow lives in e2e_test.ts.
 import assert from "node:assert/strict";
-import {
-  type Browser,
-  chromium,
-  type Page,
-  type Request,
-} from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { createTestApp, type TestApp } from "../../testing/mod.ts";
 import {
   ADMIN,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   fixture,
   focusedTestId,
   hasChromium,
   label,
+  launchChromium,
   openPage,
   ready,
+  serveOnLoopback,
 } from "./_browser.ts";
 
 const READER = { email: "reader@example.com", password: "reader password" };
@@ -116,20 +111,12 @@ Deno.test({
 }, async (t) => {
   const app = await createTestApp({ root: fixture("dashboard_browse_app") });
   await seed(app);
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    app.fetch,
-  );
-  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const { server, origin } = serveOnLoopback(app.fetch);
   const root = `${origin}/api/dashboard`;
   const articles = `${root}/collections/articles`;
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
     const { page, problems } = await openPage(browser, 1200);
     const sent = recordRequests(page, origin);
 

@@ -4,25 +4,20 @@
 // is photographed into a folder the test prints. Skipped only where
 // /usr/bin/chromium is missing; CI installs it.
 import assert from "node:assert/strict";
-import {
-  type Browser,
-  chromium,
-  type Locator,
-  type Page,
-} from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../../testing/mod.ts";
 import {
   ADMIN,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   fixture,
   focusedTestId,
   hasChromium,
   label,
+  launchChromium,
   noEnglishLeftovers,
   openPage,
   ready,
   screenshots,
+  serveOnLoopback,
   tabUntil,
 } from "./_browser.ts";
 
@@ -34,11 +29,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   const app = await createTestApp({ root: fixture("dashboard_app") });
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    app.fetch,
-  );
-  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const { server, origin } = serveOnLoopback(app.fetch);
   const root = `${origin}/dashboard`;
   const articles = `${root}/collections/articles`;
   const shots = await screenshots("strata-dashboard-shots-");
@@ -46,11 +37,7 @@ Deno.test({
   console.log(`Dashboard screenshots: ${shots.dir}`);
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
     const { page, problems } = await openPage(browser, 1280);
 
     await t.step("a fresh app opens the install page", async () => {
