@@ -36,6 +36,8 @@ export interface ApiCollection {
   readonly wire: WireCollection;
   /** Whether it has translatable fields. */
   readonly translatable: boolean;
+  /** The names of its translatable fields. */
+  readonly translatableFields: ReadonlySet<string>;
 }
 
 /** Every collection of an app, by path and by name. */
@@ -108,6 +110,9 @@ export function apiRegistry(host: ApiHost): ApiRegistry {
       middleware: Object.freeze(middleware),
       wire: wireCollection(resolved),
       translatable: resolved.translatedFields.length > 0,
+      translatableFields: new Set(
+        resolved.translatedFields.map((field) => field.name),
+      ),
     });
     const twin = byPath.get(entry.path);
     if (twin) {

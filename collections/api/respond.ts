@@ -86,10 +86,7 @@ export async function narrowTranslations(
 ): Promise<void> {
   const collection = grant.collection;
   if (!collection.translatable || !scope.where || records.length === 0) return;
-  const translatable = new Set(
-    collection.resolved.translatedFields.map((f) => f.name),
-  );
-  if (!touchesTranslatable(scope.where, translatable)) return;
+  if (!touchesTranslatable(scope.where, collection.translatableFields)) return;
   const uuids = records.map((r) => r.UUID).filter((u): u is string =>
     typeof u === "string"
   );
