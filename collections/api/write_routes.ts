@@ -35,24 +35,14 @@ async function loadLinkTargets(
   await request.loadTargets({ ...grant, operation: "update" }, targets);
 }
 
+/** The record a write answers: scoped fields only, `_translations` narrowed to the scope. */
 async function answerRecord(
   request: ApiRequest,
   grant: Grant,
   record: DataRecord,
-  scope: Scope = grant.scope,
 ): Promise<DataRecord> {
-  if (scope.select) {
-    for (const key of Object.keys(record)) {
-      if (
-        key !== "UUID" && key !== "_translations" && key !== "_updatedAt" &&
-        !scope.select.has(key)
-      ) {
-        delete record[key];
-      }
-    }
-  }
-  await narrowTranslations(request, grant, [record], scope);
-  applySelectScopes(request, grant, [record], [], scope);
+  await narrowTranslations(request, grant, [record]);
+  applySelectScopes(request, grant, [record], []);
   return record;
 }
 
