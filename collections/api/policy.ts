@@ -247,7 +247,8 @@ const targetPolicies = new WeakMap<
 /**
  * The read policy of a collection reached from another one (populate, `has`, links written):
  * its own read exposure, guard, middleware and scope decide; anything refused — including a
- * middleware that answers — makes it unreadable. Evaluated once per request and collection.
+ * middleware that answers — makes it unreadable. Evaluated once per request and collection;
+ * `queryScoped` passes `runMiddleware: false` (trusted code runs no operation middleware).
  *
  * @example
  * ```ts ignore
@@ -259,19 +260,18 @@ export function targetReadPolicy(
   host: ApiHost,
   event: StrataEvent,
   name: string,
+  runMiddleware = true,
 ): Promise<TargetPolicy> {
   let memo = targetPolicies.get(event);
   if (!memo) targetPolicies.set(event, memo = new Map());
-  let policy = memo.get(name);
+  const key = runMiddleware ? name : `${name} (no middleware)`;
+  let policy = memo.get(key);
   if (!policy) {
     policy = authorizeOperation(
       host,
       apiRegistry(host).byName.get(name),
       "read",
-      {
-        runMiddleware: true,
-        event,
-      },
+      { runMiddleware, event },
     ).then(
       (outcome) => outcome.granted ? outcome.grant.scope : false,
       (error) => {
@@ -279,7 +279,7 @@ export function targetReadPolicy(
         throw error;
       },
     );
-    memo.set(name, policy);
+    memo.set(key, policy);
   }
   return policy;
 }

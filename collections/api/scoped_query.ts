@@ -10,7 +10,7 @@ import type { ReadPolicy } from "../read_policy.ts";
 import type { ApiHost } from "./host.ts";
 import type { ApiOperation } from "./exposure.ts";
 import { apiRegistry } from "./registry.ts";
-import { authorizeOperation, type Scope } from "./policy.ts";
+import { authorizeOperation, type Scope, targetReadPolicy } from "./policy.ts";
 
 /** Collections reachable from `root` through at most `depth` relation steps. */
 function linkedCollections(
@@ -41,23 +41,9 @@ async function targetPolicies(
   event: StrataEvent,
   names: Iterable<string>,
 ): Promise<Map<string, Scope | false>> {
-  const registry = apiRegistry(host);
   const policies = new Map<string, Scope | false>();
   for (const name of names) {
-    try {
-      const outcome = await authorizeOperation(
-        host,
-        registry.byName.get(name),
-        "read",
-        {
-          runMiddleware: false,
-          event,
-        },
-      );
-      policies.set(name, outcome.granted ? outcome.grant.scope : false);
-    } catch {
-      policies.set(name, false);
-    }
+    policies.set(name, await targetReadPolicy(host, event, name, false));
   }
   return policies;
 }
