@@ -18,6 +18,7 @@ import {
 } from "../collections/api/registry.ts";
 import {
   authorizeOperation,
+  guardRefusal,
   resolvePrincipal,
   type Scope,
 } from "../collections/api/policy.ts";
@@ -107,11 +108,8 @@ function passesGuard(
   operation: "create" | "update" | "delete",
   principal: Principal,
 ): boolean {
-  const policy = collection.exposure[operation];
-  if (!policy) return false;
-  if (policy.public) return true;
-  return principal.signedIn &&
-    principal.can(`collection.${collection.name}.${operation}`);
+  return collection.exposure[operation] !== undefined &&
+    guardRefusal(collection, operation, principal) === undefined;
 }
 
 /** The read scope of the caller, or `undefined` when they may not read. */

@@ -170,6 +170,28 @@ async function runMiddleware(
   return undefined;
 }
 
+/**
+ * What the capability guard of an exposed operation says to `principal`: nothing when it
+ * passes (public, or a signed-in user whose capabilities cover `collection.<Name>.<operation>`),
+ * 401 without a user, 403 without the capability.
+ *
+ * @example
+ * ```ts ignore
+ * guardRefusal(posts, "update", await resolvePrincipal(app)); // undefined, 401 or 403
+ * ```
+ */
+export function guardRefusal(
+  collection: ApiCollection,
+  operation: ApiOperation,
+  principal: Principal,
+): 401 | 403 | undefined {
+  if (collection.exposure[operation]?.public) return undefined;
+  if (!principal.signedIn) return 401;
+  return principal.can(`collection.${collection.name}.${operation}`)
+    ? undefined
+    : 403;
+}
+
 /** Options of {@link authorizeOperation}. */
 export interface AuthorizeOptions {
   /** The body as sent (create and update), handed to `access`. */
@@ -203,11 +225,13 @@ export async function authorizeOperation(
   const policy = collection?.exposure[operation];
   if (!collection || !policy) throw notFound();
   if (!policy.public) {
-    const principal = await resolvePrincipal(host);
-    if (!principal.signedIn) throw unauthorized();
-    if (!principal.can(`collection.${collection.name}.${operation}`)) {
-      throw forbidden();
-    }
+    const refusal = guardRefusal(
+      collection,
+      operation,
+      await resolvePrincipal(host),
+    );
+    if (refusal === 401) throw unauthorized();
+    if (refusal === 403) throw forbidden();
   }
   if (options.runMiddleware) {
     const answer = await runMiddleware(
