@@ -14,7 +14,7 @@ import {
 } from "../wire/parse.ts";
 import { wireError } from "../wire/errors.ts";
 import { ApiRequest, bodyObject, byUuid, isUuid } from "./request.ts";
-import type { Grant, Scope } from "./policy.ts";
+import type { Grant } from "./policy.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
 
 function refused(errors: Record<string, string>): never {
