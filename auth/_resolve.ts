@@ -1,8 +1,9 @@
-// Resolves the session of a request, once: the result is cached per event, so however
-// many helpers and middleware ask, the database is read once.
+// Resolves the session of a request, once: the result is kept on the event, so however
+// many helpers and middleware ask, the database is read at most once. Synchronous whenever
+// the lookup is (see _session_lookup.ts), so an authenticated route whose own steps are
+// synchronous stays on the dispatcher's promise-free path.
 import type { App } from "../app/create_app.ts";
 import type { StrataEvent } from "../router/event.ts";
-import { createHash } from "node:crypto";
 import { settingsOf } from "./_state.ts";
 import {
   clearedCookie,
@@ -11,7 +12,8 @@ import {
   presentedToken,
 } from "./_token.ts";
 import { deleteSessions, type Session } from "./_store.ts";
-import { findSessionWithUser } from "./_session_lookup.ts";
+import { lookupSession } from "./_session_lookup.ts";
+import type { SessionWithUser } from "./_session_cache.ts";
 import type { User } from "./to_user.ts";
 import { csrfError, isCrossSiteWrite } from "./csrf.ts";
 
@@ -37,9 +39,10 @@ export const SIGNED_OUT: ResolvedSession = Object.freeze({
 
 /** A request's session resolution, kept on its event. */
 interface Slot {
-  readonly resolution: Promise<ResolvedSession>;
-  /** The same once settled, for readers that must not wait. */
+  /** The resolution once known. */
   settled?: ResolvedSession;
+  /** The resolution while it is being read. */
+  resolution?: Promise<ResolvedSession>;
 }
 
 // A symbol-keyed slot on the event rather than a WeakMap keyed by it: a WeakMap entry per
@@ -54,15 +57,6 @@ function setSlot(event: StrataEvent, slot: Slot): void {
   (event as unknown as Record<symbol, Slot>)[SLOT] = slot;
 }
 
-/**
- * The stored form of a token: its SHA-256 in base64url (as `sha256Base64Url` of
- * `utils/crypto.ts`), computed synchronously: on this path WebCrypto's asynchronous digest
- * costs more in scheduling than in hashing.
- */
-export function tokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
-}
-
 function appOf(event: StrataEvent): App {
   const app = (event as { owner?: unknown }).owner as App | undefined;
   if (!app?.data) {
@@ -71,7 +65,7 @@ function appOf(event: StrataEvent): App {
   return app;
 }
 
-async function load(event: StrataEvent): Promise<ResolvedSession> {
+function load(event: StrataEvent): ResolvedSession | Promise<ResolvedSession> {
   const app = appOf(event);
   // An app that does not stack the auth layer has no sessions: everyone is signed out.
   if (!app.data.collections.has("Sessions")) return SIGNED_OUT;
@@ -85,45 +79,80 @@ async function load(event: StrataEvent): Promise<ResolvedSession> {
     return SIGNED_OUT;
   };
   if (!isTokenShaped(presented.token)) return signedOut();
-  const found = await findSessionWithUser(app, tokenHash(presented.token));
-  if (!found) return signedOut();
-  const { stored, owner } = found;
-  if (stored.session.expiresAt <= app.now()) {
-    await deleteSessions(app, { UUID: stored.session.UUID });
-    return signedOut();
-  }
-  // A stamp that no longer matches means the password changed after the session opened.
-  // The row is left for the user's next sign-in to sweep: deleting it here could race
-  // with the request that changed the password and is re-stamping its own session.
-  if (!owner || owner.stamp !== stored.stamp) return SIGNED_OUT;
-  return {
-    session: stored.session,
-    user: owner.user,
-    via: presented.via,
-    stamp: stored.stamp,
+  const settle = (
+    found: SessionWithUser | null,
+  ): ResolvedSession | Promise<ResolvedSession> => {
+    if (!found) return signedOut();
+    const { stored, owner } = found;
+    if (stored.session.expiresAt <= app.now()) {
+      return deleteSessions(app, { UUID: stored.session.UUID }).then(signedOut);
+    }
+    // A stamp that no longer matches means the password changed after the session opened.
+    // The row is left for the user's next sign-in to sweep: deleting it here could race
+    // with the request that changed the password and is re-stamping its own session.
+    if (!owner || owner.stamp !== stored.stamp) return SIGNED_OUT;
+    return {
+      session: stored.session,
+      user: owner.user,
+      via: presented.via,
+      stamp: stored.stamp,
+    };
   };
+  const found = lookupSession(app, presented.token);
+  return found instanceof Promise ? found.then(settle) : settle(found);
+}
+
+/** `resolved`, unless a cookie session is used by a cross-site write: then the CSRF 403. */
+function refuseCrossSite(
+  event: StrataEvent,
+  resolved: ResolvedSession,
+): ResolvedSession {
+  if (resolved.via === "cookie" && isCrossSiteWrite(event)) throw csrfError();
+  return resolved;
 }
 
 /**
- * The session of the request `event`, read from the database on first use and remembered.
- * Throws the CSRF 403 when a cookie session is used by a cross-site write.
+ * The session of the request `event`: the resolution itself when it is known or can be
+ * read without waiting, else a promise of it. Read from the database on first use and
+ * remembered. Throws the CSRF 403 when a cookie session is used by a cross-site write.
  */
+export function requestSession(
+  event: StrataEvent,
+): ResolvedSession | Promise<ResolvedSession> {
+  let slot = slotOf(event);
+  if (!slot) {
+    const loaded = load(event);
+    if (loaded instanceof Promise) {
+      const own: Slot = {
+        resolution: loaded.then((resolved) => {
+          if (slotOf(event) === own) own.settled = resolved;
+          return resolved;
+        }),
+      };
+      slot = own;
+    } else {
+      slot = { settled: loaded };
+    }
+    setSlot(event, slot);
+  }
+  if (slot.settled) return refuseCrossSite(event, slot.settled);
+  return slot.resolution!.then((resolved) => refuseCrossSite(event, resolved));
+}
+
+/** `then(session)` on the request's session, synchronously when it is known at once. */
+export function withRequestSession<T>(
+  event: StrataEvent,
+  then: (resolved: ResolvedSession) => T,
+): T | Promise<T> {
+  const resolved = requestSession(event);
+  return resolved instanceof Promise ? resolved.then(then) : then(resolved);
+}
+
+/** The session of the request `event`, as a promise (see {@link requestSession}). */
 export async function resolveRequestSession(
   event: StrataEvent,
 ): Promise<ResolvedSession> {
-  let slot = slotOf(event);
-  if (!slot) {
-    const own: Slot = {
-      resolution: load(event).then((resolved) => {
-        if (slotOf(event) === own) own.settled = resolved;
-        return resolved;
-      }),
-    };
-    setSlot(event, slot = own);
-  }
-  const resolved = await slot.resolution;
-  if (resolved.via === "cookie" && isCrossSiteWrite(event)) throw csrfError();
-  return resolved;
+  return await requestSession(event);
 }
 
 /** Replaces what the rest of the request sees as its session. */
@@ -131,7 +160,7 @@ export function setRequestSession(
   event: StrataEvent,
   resolved: ResolvedSession,
 ): void {
-  setSlot(event, { resolution: Promise.resolve(resolved), settled: resolved });
+  setSlot(event, { settled: resolved });
 }
 
 /** The session of `event` if it was already resolved, without waiting or reading. */

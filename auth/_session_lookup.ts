@@ -2,10 +2,12 @@
 // user together (a consistent snapshot, and one round trip instead of two). The SQL is
 // built once per app from the resolved collections and sent precompiled, so no query
 // building happens per request. On SQLite it runs as a cached prepared statement straight
-// on the connection (rows as arrays), skipping Kysely's executor; it is still a read of
-// the database on every request, so a session ended by another instance is gone at once.
-// When the app registers `query:filter` hooks (which must see every read), or a User
-// field is not a plain column, the query builder is used.
+// on the connection (rows as arrays), skipping Kysely's executor, and its result is kept
+// while the database's version stays the same (see _session_cache.ts): each request still
+// asks the database whether anything changed, so a session ended by another instance or
+// process is gone at once. PostgreSQL reads the row on every request. When the app
+// registers `query:filter` hooks (which must see every read), or a User field is not a
+// plain column, the query builder is used.
 import { CompiledQuery } from "kysely";
 import {
   type DirectReader,
@@ -18,17 +20,12 @@ import {
   findUser,
   SESSION_FIELDS,
   type StoredSession,
-  type StoredUser,
   storedUser,
 } from "./_store.ts";
 import { USER_FIELDS } from "./to_user.ts";
+import { SessionCache, type SessionWithUser } from "./_session_cache.ts";
+import { tokenHash } from "./_token.ts";
 import type { DataRecord } from "../collections/results.ts";
-
-/** A session with its user (`null` when the user is gone). */
-export interface SessionWithUser {
-  readonly stored: StoredSession;
-  readonly owner: StoredUser | null;
-}
 
 interface Plan {
   readonly sql: string;
@@ -40,6 +37,7 @@ interface Plan {
 
 const plans = new WeakMap<App, Plan | null>();
 const readers = new WeakMap<App, DirectReader | null>();
+const caches = new WeakMap<App, SessionCache>();
 
 function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -141,24 +139,8 @@ async function readRowQueued(
   return row && plan.names.map((name) => row[name]);
 }
 
-/** The session holding `tokenHash` with its user, or `null`. */
-export async function findSessionWithUser(
-  app: App,
-  tokenHash: string,
-): Promise<SessionWithUser | null> {
-  const plan = planOf(app);
-  if (!plan) {
-    const stored = await findSessionByHash(app, tokenHash);
-    if (!stored) return null;
-    return { stored, owner: await findUser(app, stored.session.user) };
-  }
-  // Straight from the SQLite connection when it is free: no promise, no Kysely.
-  const reader = readers.has(app) ? readers.get(app)! : await readerOf(app);
-  const rows = reader?.readArrays(plan.sql, [tokenHash]);
-  const row = rows !== undefined
-    ? rows[0]
-    : await readRowQueued(app, plan, tokenHash);
-  if (!row) return null;
+/** The session and user of row `row` of the plan's statement. */
+function fromRow(plan: Plan, row: readonly unknown[]): SessionWithUser {
   const session = pickRecord(row, 0, plan.sessionFields);
   const stored: StoredSession = {
     session: {
@@ -179,4 +161,52 @@ export async function findSessionWithUser(
     stored,
     owner: storedUser(pickRecord(row, userAt, plan.userFields)),
   };
+}
+
+async function lookupWithBuilder(
+  app: App,
+  token: string,
+): Promise<SessionWithUser | null> {
+  const stored = await findSessionByHash(app, tokenHash(token));
+  if (!stored) return null;
+  return { stored, owner: await findUser(app, stored.session.user) };
+}
+
+async function lookupQueued(
+  app: App,
+  plan: Plan,
+  token: string,
+): Promise<SessionWithUser | null> {
+  const row = await readRowQueued(app, plan, tokenHash(token));
+  return row ? fromRow(plan, row) : null;
+}
+
+/**
+ * The session of `token` with its user, or `null`. Synchronous on SQLite while the connection
+ * is free (a cache hit, or one prepared statement); a promise otherwise.
+ */
+export function lookupSession(
+  app: App,
+  token: string,
+): SessionWithUser | null | Promise<SessionWithUser | null> {
+  const plan = planOf(app);
+  if (!plan) return lookupWithBuilder(app, token);
+  const reader = readers.get(app);
+  if (reader === undefined) {
+    return readerOf(app).then(() => lookupSession(app, token));
+  }
+  const version = reader?.version();
+  if (reader === null || version === undefined) {
+    return lookupQueued(app, plan, token);
+  }
+  let cache = caches.get(app);
+  if (!cache) caches.set(app, cache = new SessionCache());
+  const hit = cache.get(version, token);
+  if (hit) return hit;
+  // The version was just taken, so the connection is free: this read cannot be refused.
+  const row = reader.readArrays(plan.sql, [tokenHash(token)])![0];
+  if (!row) return null;
+  const found = fromRow(plan, row);
+  cache.set(version, token, found);
+  return found;
 }

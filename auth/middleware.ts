@@ -11,7 +11,7 @@ import {
 import { unauthorized } from "../router/errors.ts";
 import { settingsOf } from "./_state.ts";
 import { readCookie } from "./_token.ts";
-import { resolveRequestSession } from "./_resolve.ts";
+import { withRequestSession } from "./_resolve.ts";
 import { isCrossSiteWrite } from "./csrf.ts";
 import type { App } from "../app/create_app.ts";
 
@@ -29,10 +29,10 @@ import type { App } from "../app/create_app.ts";
  * ```
  */
 export const authMiddleware: MiddlewareDefinition = defineMiddleware(
-  async (event) => {
-    const { user } = await resolveRequestSession(event);
-    if (user) event.context.user = user;
-  },
+  (event) =>
+    withRequestSession(event, ({ user }) => {
+      if (user) event.context.user = user;
+    }),
 );
 
 /**
@@ -48,11 +48,11 @@ export const authMiddleware: MiddlewareDefinition = defineMiddleware(
  * ```
  */
 export const requireAuthMiddleware: MiddlewareDefinition = defineMiddleware(
-  async (event) => {
-    const { user } = await resolveRequestSession(event);
-    if (!user) return unauthorized();
-    event.context.user = user;
-  },
+  (event) =>
+    withRequestSession(event, ({ user }) => {
+      if (!user) return unauthorized();
+      event.context.user = user;
+    }),
 );
 
 /**
@@ -77,7 +77,7 @@ export const csrfMiddleware: MiddlewareDefinition = defineMiddleware(
       event.request.headers.get("cookie"),
       settingsOf(app).cookieName,
     );
-    // resolveRequestSession throws the 403 for a live cookie session.
-    if (cookie) return resolveRequestSession(event).then(() => undefined);
+    // Resolving throws the 403 for a live cookie session.
+    if (cookie) return withRequestSession(event, () => undefined);
   },
 );

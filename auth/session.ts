@@ -8,7 +8,7 @@ import type { App } from "../app/create_app.ts";
 import { currentEvent, type StrataEvent, useEvent } from "../router/event.ts";
 import { randomToken } from "../utils/crypto.ts";
 import { settingsOf } from "./_state.ts";
-import { clearedCookie, sessionCookie } from "./_token.ts";
+import { clearedCookie, sessionCookie, tokenHash } from "./_token.ts";
 import {
   deleteSessions,
   findUser,
@@ -19,7 +19,6 @@ import {
   resolveRequestSession,
   setRequestSession,
   SIGNED_OUT,
-  tokenHash,
 } from "./_resolve.ts";
 
 export type { Session } from "./_store.ts";

@@ -6,15 +6,23 @@
 import { defineHandler, type HandlerDefinition } from "../../router/handler.ts";
 import { unauthorized, unprocessableContent } from "../../router/errors.ts";
 import type { App } from "../../app/create_app.ts";
-import { requireUser } from "../user.ts";
-import { resolveRequestSession, setRequestSession } from "../_resolve.ts";
+import {
+  resolveRequestSession,
+  setRequestSession,
+  withRequestSession,
+} from "../_resolve.ts";
 import { deleteSessions, findUser } from "../_store.ts";
 import { accountFields } from "../account_fields.ts";
 import { toUser } from "../to_user.ts";
 import { objectBody, refuseIfAny, unknownKeys } from "./_input.ts";
 
-/** The signed-in user; 401 when signed out. */
-export const meRoute: HandlerDefinition = defineHandler(() => requireUser());
+/** The signed-in user; 401 when signed out. Synchronous when the session is known at once. */
+export const meRoute: HandlerDefinition = defineHandler((event) =>
+  withRequestSession(event, ({ user }) => {
+    if (!user) throw unauthorized();
+    return user;
+  })
+);
 
 /**
  * Changes account settings, all or nothing: one refused key (unknown, `email`, `roles`,

@@ -41,7 +41,11 @@ export interface NodeSqliteDialectOptions {
 interface CachedStatement {
   statement: StatementSync;
   reader: boolean;
+  /** Anything but a plain `select` counts as a write (transaction control included). */
+  writes: boolean;
 }
+
+const PLAIN_READ = /^\s*select\b/i;
 
 /**
  * Kysely dialect running on `node:sqlite`.
@@ -105,6 +109,14 @@ export interface DirectReader {
     sql: string,
     parameters: readonly unknown[],
   ): unknown[][] | undefined;
+  /**
+   * A number that changes whenever what a read could see may have changed: a commit by any
+   * other connection (other processes included, through SQLite's `data_version`) or any
+   * statement other than a plain `select` on this one, transaction control included. It
+   * lets a caller keep the results of reads for as long as it stays the same.
+   * `undefined` when the connection is busy, like {@link DirectReader.readArrays}.
+   */
+  version(): number | undefined;
 }
 
 const directReaders = new WeakMap<object, Promise<DirectReader | null>>();
@@ -233,6 +245,10 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   readonly #arrayCache = new Map<string, CachedStatement>();
   readonly #cacheSize: number;
   readonly #usable: () => boolean;
+  /** Bumped by every write through this connection and every commit seen from another. */
+  #version = 0;
+  #dataVersion: StatementSync | undefined;
+  #seenDataVersion: unknown = undefined;
 
   constructor(db: DatabaseSync, cacheSize: number, usable: () => boolean) {
     this.#db = db;
@@ -243,6 +259,23 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   clear(): void {
     this.#cache.clear();
     this.#arrayCache.clear();
+    this.#dataVersion = undefined;
+  }
+
+  version(): number | undefined {
+    if (!this.#usable()) return undefined;
+    try {
+      this.#dataVersion ??= this.#db.prepare("pragma data_version");
+      const seen = (this.#dataVersion.get() as { data_version: unknown })
+        .data_version;
+      if (seen !== this.#seenDataVersion) {
+        this.#seenDataVersion = seen;
+        this.#version++;
+      }
+      return this.#version;
+    } catch (error) {
+      throw translateError(error);
+    }
   }
 
   #prepare(sql: string, arrays = false): CachedStatement {
@@ -257,7 +290,11 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
     const statement = this.#db.prepare(sql);
     // Array rows skip building an object (a dictionary of column names) per row.
     if (arrays) (statement as ArrayRows).setReturnArrays(true);
-    entry = { statement, reader: statement.columns().length > 0 };
+    entry = {
+      statement,
+      reader: statement.columns().length > 0,
+      writes: !PLAIN_READ.test(sql),
+    };
     cache.set(sql, entry);
     if (cache.size > this.#cacheSize) {
       cache.delete(cache.keys().next().value as string);
@@ -271,7 +308,8 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   ): unknown[][] | undefined {
     if (!this.#usable()) return undefined;
     try {
-      const { statement } = this.#prepare(sql, true);
+      const { statement, writes } = this.#prepare(sql, true);
+      if (writes) this.#version++;
       return statement.all(...bindable(parameters)) as unknown as unknown[][];
     } catch (error) {
       throw translateError(error);
@@ -280,7 +318,9 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     try {
-      const { statement, reader } = this.#prepare(compiledQuery.sql);
+      const { statement, reader, writes } = this.#prepare(compiledQuery.sql);
+      // Bumped before running: a failed write may still have changed something.
+      if (writes) this.#version++;
       const parameters = bindable(compiledQuery.parameters);
       if (reader) {
         return Promise.resolve({ rows: statement.all(...parameters) as R[] });
@@ -299,7 +339,8 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   async *streamQuery<R>(
     compiledQuery: CompiledQuery,
   ): AsyncIterableIterator<QueryResult<R>> {
-    const { statement } = this.#prepare(compiledQuery.sql);
+    const { statement, writes } = this.#prepare(compiledQuery.sql);
+    if (writes) this.#version++;
     try {
       for (
         const row of statement.iterate(...bindable(compiledQuery.parameters))

@@ -1,7 +1,8 @@
 // The per-request session read: it runs straight on the SQLite connection when that is
 // free, and waits its turn when a transaction holds it, so it never sees uncommitted rows.
 import assert from "node:assert/strict";
-import { ask, authTest, install } from "./_helpers.ts";
+import { sql } from "kysely";
+import { ask, authTest, install, sessionCount } from "./_helpers.ts";
 
 authTest(
   "the session read waits for a transaction in progress and sees only its outcome",
@@ -48,4 +49,91 @@ authTest(
     });
     assert.deepEqual(status, [200, "Europe/Paris"]);
   },
+);
+
+// A signed-in request may be answered from the lookups kept while the database is unchanged
+// (SQLite). Every way the database can change must end that at once.
+authTest(
+  "a session deleted through the data layer ends at once after being served many times",
+  async (h) => {
+    const app = await h.boot();
+    const { cookie, user } = await install(app);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await ask(app, "/auth/me", { cookie })).status, 200);
+    }
+    await app.query("Sessions").where({ user: user.UUID }).delete();
+    assert.equal((await ask(app, "/auth/me", { cookie })).status, 401);
+  },
+);
+
+authTest(
+  "a user changed through the data layer or raw SQL is seen by the next request",
+  async (h) => {
+    const app = await h.boot();
+    const { cookie, user } = await install(app);
+    assert.deepEqual((await ask(app, "/auth/me", { cookie })).body.roles, [
+      "admin",
+    ]);
+    await app.query("Users").where({ UUID: user.UUID }).update({
+      roles: ["editor"],
+    });
+    assert.deepEqual((await ask(app, "/auth/me", { cookie })).body.roles, [
+      "editor",
+    ]);
+    const table = app.data.collections.get("Users")!.table;
+    await sql`update ${sql.table(table)} set "timezone" = 'Asia/Tokyo'`
+      .execute(app.db);
+    assert.equal(
+      (await ask(app, "/auth/me", { cookie })).body.timezone,
+      "Asia/Tokyo",
+    );
+  },
+);
+
+authTest(
+  "a session served from memory still expires on the clock",
+  async (h) => {
+    const app = await h.boot();
+    const { cookie } = await install(app);
+    assert.equal((await ask(app, "/auth/me", { cookie })).status, 200);
+    assert.equal((await ask(app, "/auth/me", { cookie })).status, 200);
+    h.clock.advance(31 * 86_400_000);
+    const expired = await ask(app, "/auth/me", { cookie });
+    assert.equal(expired.status, 401);
+    assert.equal(await sessionCount(app), 0, "the expired row is deleted");
+  },
+);
+
+authTest(
+  "a handler that changes its user and session objects changes nothing for the next request",
+  async (h) => {
+    const app = await h.boot();
+    const { cookie, user } = await install(app);
+    assert.deepEqual((await ask(app, "/auth/me", { cookie })).body, user);
+    assert.equal((await ask(app, "/meddle", { cookie })).status, 200);
+    assert.deepEqual((await ask(app, "/auth/me", { cookie })).body, user);
+    h.clock.advance(31 * 86_400_000);
+    assert.equal((await ask(app, "/auth/me", { cookie })).status, 401);
+  },
+);
+
+authTest(
+  "a commit by another connection to the same database ends the session at once",
+  async (h) => {
+    const one = await h.boot();
+    const two = await h.boot();
+    const { cookie, user } = await install(one);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await ask(two, "/auth/me", { cookie })).status, 200);
+    }
+    await one.query("Users").where({ UUID: user.UUID }).update({
+      roles: ["editor"],
+    });
+    assert.deepEqual((await ask(two, "/auth/me", { cookie })).body.roles, [
+      "editor",
+    ]);
+    await one.query("Sessions").where({ user: user.UUID }).delete();
+    assert.equal((await ask(two, "/auth/me", { cookie })).status, 401);
+  },
+  { shared: true },
 );

@@ -140,13 +140,22 @@ authTest("session: read once per request (one statement)", async (h) => {
   const app = await h.boot();
   const { cookie } = await install(app);
   const counter = countStatements(app);
+  // SQLite asks for the database's version first (one statement) and reads the session
+  // only when it changed since the last lookup: install wrote, so the first request reads.
+  const sqlite = app.data.dialect === "sqlite";
   try {
     const answer = await ask(app, "/whoami-many", { cookie });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.same, true);
-    assert.equal(counter.count(), 1);
+    assert.equal(counter.count(), sqlite ? 2 : 1);
     await ask(app, "/whoami-many");
-    assert.equal(counter.count(), 1);
+    assert.equal(counter.count(), sqlite ? 2 : 1, "no token, no statement");
+    await ask(app, "/whoami-many", { cookie });
+    assert.equal(
+      counter.count(),
+      sqlite ? 3 : 2,
+      "unchanged: only the version",
+    );
   } finally {
     counter.restore();
   }
