@@ -117,8 +117,8 @@ export async function createSession(
 }
 
 /**
- * The session of the current request, or `null` (also outside a request). Read from the
- * database once per request.
+ * The session of the current request, or `null` (also outside a request). Found at most
+ * once per request, then remembered; each copy handed out is the caller's own.
  *
  * @example
  * ```ts

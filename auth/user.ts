@@ -64,7 +64,7 @@ export function userCan(
 
 /**
  * The signed-in user of the current request, or `null` (also outside a request). The
- * session is read from the database once per request, then remembered.
+ * session is found at most once per request, then remembered.
  *
  * @example
  * ```ts

@@ -57,6 +57,8 @@ export async function loadDescription(
 export interface Server {
   /** The port it listens on. */
   readonly port: number;
+  /** Its process id (`taskset` execs the server, so this is the server's own). */
+  readonly pid: number;
   /** Stops it and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function startServer(
   })();
   return {
     port,
+    pid: child.pid,
     async stop() {
       try {
         child.kill("SIGTERM");
@@ -147,4 +150,38 @@ export async function wrk(
     throw new Error(`wrk saw errors on ${url}:\n${text}`);
   }
   return Number(rate[1]);
+}
+
+/** CPU seconds a process has used, split into its main (event loop) thread and the rest. */
+export interface ThreadCpu {
+  readonly main: number;
+  readonly others: number;
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time of process `pid` so far by thread group (from `/proc/<pid>/task`), or
+ * `null` where /proc is missing. The main thread's id is the process id.
+ */
+export async function threadCpu(pid: number): Promise<ThreadCpu | null> {
+  let main = 0, others = 0;
+  try {
+    for await (const task of Deno.readDir(`/proc/${pid}/task`)) {
+      const stat = await Deno.readTextFile(
+        `/proc/${pid}/task/${task.name}/stat`,
+      )
+        .catch(() => "");
+      // Fields after the parenthesised command name; utime and stime are 14th and 15th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      if (!Number.isFinite(ticks)) continue;
+      if (task.name === String(pid)) main += ticks;
+      else others += ticks;
+    }
+  } catch {
+    return null;
+  }
+  return { main: main / TICKS_PER_SECOND, others: others / TICKS_PER_SECOND };
 }
