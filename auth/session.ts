@@ -118,7 +118,7 @@ export async function createSession(
 
 /**
  * The session of the current request, or `null` (also outside a request). Found at most
- * once per request, then remembered; each copy handed out is the caller's own.
+ * once per request, then remembered.
  *
  * @example
  * ```ts
