@@ -121,6 +121,8 @@ export async function findUserByEmail(
   app: App,
   email: string,
 ): Promise<StoredUser | null> {
+  // No stored email holds U+0000 (writes refuse it), and the filter would refuse it.
+  if (email.includes("\u0000")) return null;
   const record = await app.query("Users")
     .where({ email })
     .select(...userSelection(app))

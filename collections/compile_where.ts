@@ -280,6 +280,12 @@ function invalid(path: string, expected: string): QueryError {
   );
 }
 
+// No stored text holds U+0000 (writes refuse it, and PostgreSQL cannot even bind it), so a
+// filter value carrying it is malformed on every database.
+function refuseNul(value: string, path: string): void {
+  if (value.includes("\u0000")) throw invalid(path, "text without U+0000");
+}
+
 function scalar(target: Target, value: unknown, path: string): unknown {
   if (!scalarOk(target.kind, value)) {
     throw invalid(
@@ -287,6 +293,7 @@ function scalar(target: Target, value: unknown, path: string): unknown {
       `a ${target.kind === "uuid" ? "UUID" : target.kind} value`,
     );
   }
+  if (typeof value === "string") refuseNul(value, path);
   return toDb(target, value);
 }
 
@@ -294,6 +301,7 @@ function stringList(value: unknown, path: string): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
     throw invalid(path, "a list of strings");
   }
+  value.forEach((item, i) => refuseNul(item as string, `${path}[${i}]`));
   return [...new Set(value as string[])];
 }
 
@@ -352,6 +360,7 @@ function compileOperator(
     case "startsWith":
     case "endsWith": {
       if (typeof value !== "string") throw invalid(path, "a string");
+      refuseNul(value, path);
       const literal = escapeLike(value.toLowerCase());
       const pattern = op === "contains"
         ? `%${literal}%`
@@ -364,6 +373,7 @@ function compileOperator(
     }
     case "like": {
       if (typeof value !== "string") throw invalid(path, "a string");
+      refuseNul(value, path);
       // PostgreSQL's LIKE escapes with a backslash by default; SQLite has no escape.
       return dialect === "postgres"
         ? sql<SqlBool>`lower(${ref}) like ${value.toLowerCase()} escape ''`

@@ -34,6 +34,7 @@ export const DEFAULT_MESSAGES: Readonly<Record<string, string>> = Object.freeze(
     invalidDateTime: "Must be a timestamp in whole milliseconds",
     invalidInteger: "Must be a whole number",
     invalidNumber: "Must be a finite number",
+    nulCharacter: "Must not contain the NUL character",
   },
 );
 

@@ -158,6 +158,21 @@ export function runField(
   return runSteps(stepsOf(field), 0, raw, fctx);
 }
 
+/**
+ * Whether a value about to be stored holds a string with U+0000 anywhere (lists and objects
+ * included, to a fixed depth). PostgreSQL cannot store it in text or JSON at all, so it is
+ * refused on every database: the same write must not pass on one and fail on another.
+ */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (value === null || typeof value !== "object" || depth > 32) return false;
+  if (Array.isArray(value)) return value.some((v) => holdsNul(v, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.entries(value).some(([k, v]) =>
+    k.includes("\u0000") || holdsNul(v, depth + 1)
+  );
+}
+
 const SYSTEM_KEYS: ReadonlySet<string> = new Set([
   "UUID",
   "_updatedAt",
@@ -205,6 +220,8 @@ export async function runPipeline(
   const settle = (field: ResolvedField, result: FieldOutcome) => {
     if (result.issue !== undefined) {
       errors[field.name] = renderIssue(ctx, result.issue);
+    } else if (holdsNul(result.value)) {
+      errors[field.name] = ctx.render("nulCharacter", {});
     } else {
       values.set(field, result.value);
     }

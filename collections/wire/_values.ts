@@ -54,6 +54,8 @@ export function checkScalar(
   if (typeof value === "string") {
     const max = pattern ? guards.maxPatternBytes : guards.maxValueBytes;
     if (exceedsUtf8Bytes(value, max)) throw wireError("valueTooLarge", path);
+    // No stored text holds U+0000 (writes refuse it; PostgreSQL cannot even bind it).
+    if (value.includes("\u0000")) throw wireError("invalidValue", path);
   }
   switch (kind) {
     case "text":

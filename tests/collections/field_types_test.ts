@@ -32,6 +32,7 @@ const MSG = {
   invalidDateTime: "Must be a timestamp in whole milliseconds",
   invalidReference: "This record does not exist",
   required: "This field is required",
+  nul: "Must not contain the NUL character",
 };
 
 const CASES: Record<string, Case> = {
@@ -49,6 +50,8 @@ const CASES: Record<string, Case> = {
       [true, MSG.invalidType],
       [["ab"], MSG.invalidType],
       [{}, MSG.invalidType],
+      // PostgreSQL cannot store U+0000; SQLite refuses it too, so apps behave alike.
+      ["a\u0000b", MSG.nul],
     ],
   },
   textAllowEmpty: {

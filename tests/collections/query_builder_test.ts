@@ -342,6 +342,18 @@ dataTest("malformed filters throw QueryError with code and path", {
     [{ UUID: { greaterThan: "a" } }, "invalidField", "where.UUID.greaterThan"],
     [{ tags: { has: { nope: 1 } } }, "invalidField", "where.tags.has.nope"],
     [{ or: {} as never }, "invalidShape", "where.or"],
+    // U+0000 is never stored, and PostgreSQL cannot bind it: refused alike everywhere.
+    [{ title: "a\u0000" }, "invalidValue", "where.title"],
+    [
+      { title: { startsWith: "\u0000" } },
+      "invalidValue",
+      "where.title.startsWith",
+    ],
+    [
+      { kinds: { includesAny: ["a", "\u0000"] } },
+      "invalidValue",
+      "where.kinds.includesAny[1]",
+    ],
   ];
   for (const [where, code, path] of cases) {
     await assert.rejects(

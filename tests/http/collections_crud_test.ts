@@ -345,3 +345,54 @@ dbAppTest(
     },
   },
 );
+
+// PostgreSQL cannot store or even bind U+0000 in text; both databases refuse it alike, as a
+// 422 on writes and a 400 in filters, never a 500.
+dbAppTest(
+  "U+0000 in a value is a 422 on writes and a 400 in filters, on every database",
+  "api_app",
+  async ({ req }) => {
+    const nul = "a\u0000b";
+    const created = await req("POST", "/collections/posts", {
+      json: { title: nul, slug: "x" },
+    });
+    assert.equal(created.status, 422);
+    assert.deepEqual(
+      Object.keys(
+        (created.body as { data: { errors: Rec } }).data.errors,
+      ),
+      ["title"],
+    );
+    const good = await req("POST", "/collections/posts", {
+      json: { title: "fine" },
+    });
+    const uuid = (good.body as Rec).UUID;
+    const updated = await req("PATCH", `/collections/posts/${uuid}`, {
+      json: { title: nul },
+    });
+    assert.equal(updated.status, 422);
+    for (
+      const where of [
+        { title: nul },
+        { title: { contains: nul } },
+        { title: { in: ["ok", nul] } },
+      ]
+    ) {
+      const listed = await req(
+        "GET",
+        `/collections/posts?where=${encodeURIComponent(JSON.stringify(where))}`,
+      );
+      assert.equal(listed.status, 400, JSON.stringify(where));
+      assert.equal(
+        (listed.body as { data: { code: string } }).data.code,
+        "invalidValue",
+      );
+      const queried = await req("POST", "/collections/posts/query", {
+        json: { where },
+      });
+      assert.equal(queried.status, 400);
+    }
+    const reread = await req("GET", `/collections/posts/${uuid}`);
+    assert.equal((reread.body as Rec).title, "fine");
+  },
+);

@@ -58,6 +58,7 @@ function randomValue(rng: Rng, depth = 0): unknown {
       "%_",
       "2024-02-30",
       "12:00",
+      "nul\u0000",
       crypto.randomUUID(),
       "x".repeat(Math.floor(rng() * 5000)),
     ]);
