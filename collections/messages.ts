@@ -35,6 +35,7 @@ export const DEFAULT_MESSAGES: Readonly<Record<string, string>> = Object.freeze(
     invalidInteger: "Must be a whole number",
     invalidNumber: "Must be a finite number",
     nulCharacter: "Must not contain the NUL character",
+    tooLongForIndex: "Too long for an indexed field (at most {max} bytes)",
   },
 );
 

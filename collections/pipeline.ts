@@ -8,6 +8,7 @@
  * @module
  */
 
+import { exceedsUtf8Bytes } from "./_utf8.ts";
 import type {
   FieldContext,
   ValidationIssue,
@@ -173,6 +174,16 @@ function holdsNul(value: unknown, depth = 0): boolean {
   );
 }
 
+function tooLongForIndex(
+  collection: ResolvedCollection,
+  field: ResolvedField,
+  value: unknown,
+): boolean {
+  const limit = collection.indexedTextLimits.get(field.name);
+  return limit !== undefined && typeof value === "string" &&
+    exceedsUtf8Bytes(value, limit);
+}
+
 const SYSTEM_KEYS: ReadonlySet<string> = new Set([
   "UUID",
   "_updatedAt",
@@ -222,6 +233,10 @@ export async function runPipeline(
       errors[field.name] = renderIssue(ctx, result.issue);
     } else if (holdsNul(result.value)) {
       errors[field.name] = ctx.render("nulCharacter", {});
+    } else if (tooLongForIndex(collection, field, result.value)) {
+      errors[field.name] = ctx.render("tooLongForIndex", {
+        max: collection.indexedTextLimits.get(field.name),
+      });
     } else {
       values.set(field, result.value);
     }

@@ -121,6 +121,11 @@ export interface ResolvedCollection {
   readonly relationFields: readonly ResolvedField[];
   /** Fields whose type prepares values for storage. */
   readonly preparedFields: readonly ResolvedField[];
+  /**
+   * The most UTF-8 bytes a value of each indexed text field may hold (field name → bytes),
+   * so that its index entry fits PostgreSQL's B-tree limit; enforced on every database.
+   */
+  readonly indexedTextLimits: ReadonlyMap<string, number>;
   /** Groups that must be unique together (single unique fields included). */
   readonly uniqueGroups: readonly (readonly ResolvedField[])[];
   /** Indexes of the main and translation tables. */
@@ -285,7 +290,9 @@ function resolveCollection(
     : null;
   const indexes: ResolvedIndex[] = [];
   const uniqueGroups: ResolvedField[][] = [];
+  const indexedTextLimits = new Map<string, number>();
   const addIndex = (group: ResolvedField[], unique: boolean) => {
+    limitIndexedText(group, indexedTextLimits);
     const translated = group.filter((f) => f.translatable).length;
     if (translated > 0 && translated < group.length) {
       throw new Error(
@@ -351,10 +358,37 @@ function resolveCollection(
     readableFields: fieldList.filter((f) => f.readable),
     relationFields: fieldList.filter((f) => f.target !== undefined),
     preparedFields: fieldList.filter((f) => f.type.prepareForStorage),
+    indexedTextLimits,
     uniqueGroups,
     indexes,
     incoming: [],
   };
+}
+
+/**
+ * PostgreSQL refuses a B-tree entry over 2704 bytes (an error at write time, where SQLite has
+ * no limit). The text fields of one index share a budget kept safely below it, after room
+ * for the index's other columns (UUIDs, numbers, the locale); each field keeps its smallest
+ * share over the indexes it is in.
+ */
+const INDEX_ENTRY_BUDGET = 2400;
+const OTHER_COLUMN_BYTES = 48;
+
+function limitIndexedText(
+  group: readonly ResolvedField[],
+  limits: Map<string, number>,
+): void {
+  const texts = group.filter((f) => f.kind === "text");
+  if (texts.length === 0) return;
+  // One more column's room than the group has: the tuple header, and the locale column a
+  // translatable unique adds.
+  const others = group.length - texts.length + 1;
+  const share = Math.floor(
+    (INDEX_ENTRY_BUDGET - others * OTHER_COLUMN_BYTES) / texts.length,
+  );
+  for (const field of texts) {
+    limits.set(field.name, Math.min(limits.get(field.name) ?? share, share));
+  }
 }
 
 /**

@@ -6,7 +6,8 @@
 
 import type { WhereScalar } from "../where.ts";
 import { wireError } from "./errors.ts";
-import { exceedsUtf8Bytes, type ResolvedKind } from "./_fields.ts";
+import type { ResolvedKind } from "./_fields.ts";
+import { exceedsUtf8Bytes } from "../_utf8.ts";
 import type { QueryGuards } from "./types.ts";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

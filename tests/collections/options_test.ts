@@ -394,3 +394,71 @@ dataTest("update applies to every matching row and answers the final state", {
     "input is validated even when nothing matches",
   );
 });
+
+/** `bytes` UTF-8 bytes that compress badly (as an attacker's value would). */
+function noise(bytes: number): string {
+  const chars = "0123456789abcdefghijklmnopqrstuvwxyz€";
+  let out = "";
+  let size = 0;
+  while (size < bytes - 3) {
+    const c = chars[Math.floor(Math.random() * chars.length)];
+    out += c;
+    size += c === "€" ? 3 : 1;
+  }
+  return out + "x".repeat(bytes - size);
+}
+
+// PostgreSQL refuses a B-tree entry over 2704 bytes at write time, so an indexed text value
+// past its share is a 422 on every database, and one at its share is stored on both.
+dataTest("indexed text fields take values up to their index's share", {
+  collections: {
+    Items: defineCollection({
+      fields: {
+        slug: field("text", { unique: true }),
+        note: field("text", { index: true, nullable: true }),
+        first: field("text", { nullable: true }),
+        last: field("text", { nullable: true }),
+        body: field("text", { nullable: true }),
+        owner: field("integer", { default: 0 }),
+      },
+      uniques: [["first", "last", "owner"]],
+    }),
+  },
+}, async (data) => {
+  const items = data.query("Items");
+  const limits = data.collections.get("Items")!.indexedTextLimits;
+  assert.deepEqual(Object.fromEntries(limits), {
+    slug: 2352,
+    note: 2352,
+    first: 1152,
+    last: 1152,
+  });
+  created(
+    await items.create({
+      slug: noise(2352),
+      note: noise(2352),
+      first: noise(1152),
+      last: noise(1152),
+      body: noise(50_000),
+    }),
+  );
+  const errors = refused(
+    await items.create({
+      slug: noise(2353),
+      note: noise(5000),
+      first: noise(1153),
+      last: "short",
+    }),
+  );
+  assert.deepEqual(errors, {
+    slug: "Too long for an indexed field (at most 2352 bytes)",
+    note: "Too long for an indexed field (at most 2352 bytes)",
+    first: "Too long for an indexed field (at most 1152 bytes)",
+  });
+  const [row] = await items.findMany();
+  assert.ok(
+    (await items.where({ UUID: row.UUID }).update({ body: noise(9000) })).ok,
+    "unindexed text has no such limit",
+  );
+  assert.equal(await items.count(), 1);
+});
