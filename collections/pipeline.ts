@@ -156,6 +156,9 @@ export function runField(
       ? { value: null }
       : { value: null, issue: { key: "required" } };
   }
+  // Both databases store a lone surrogate as U+FFFD; doing it first keeps the answer to a
+  // write equal to a re-read, and validators see what will be stored.
+  if (typeof raw === "string" && !raw.isWellFormed()) raw = raw.toWellFormed();
   return runSteps(stepsOf(field), 0, raw, fctx);
 }
 

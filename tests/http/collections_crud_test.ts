@@ -396,3 +396,19 @@ dbAppTest(
     assert.equal((reread.body as Rec).title, "fine");
   },
 );
+
+dbAppTest(
+  "a lone surrogate is stored as U+FFFD and the create answer equals a re-read",
+  "api_app",
+  async ({ req }) => {
+    const created = await req("POST", "/collections/posts", {
+      json: { title: "a\ud800b", slug: "x\udc00" },
+    });
+    assert.equal(created.status, 201);
+    const record = created.body as Rec;
+    assert.equal(record.title, "a\ufffdb");
+    assert.equal(record.slug, "x\ufffd");
+    const reread = await req("GET", `/collections/posts/${record.UUID}`);
+    assert.deepEqual(reread.body, record);
+  },
+);
