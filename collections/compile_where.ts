@@ -305,6 +305,20 @@ function stringList(value: unknown, path: string): string[] {
   return [...new Set(value as string[])];
 }
 
+/**
+ * `ref` lowercased for the case-insensitive operators. On PostgreSQL text columns use the
+ * "C" collation (code-point order, see schema_sync.ts), whose `lower()` folds ASCII only;
+ * the database's default collation folds all of Unicode, as SQLite's overridden `lower()`.
+ */
+function folded(
+  ref: RawBuilder<unknown>,
+  dialect: string,
+): RawBuilder<unknown> {
+  return dialect === "postgres"
+    ? sql`lower(${ref} collate "default")`
+    : sql`lower(${ref})`;
+}
+
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -367,7 +381,7 @@ function compileOperator(
         : op === "startsWith"
         ? `${literal}%`
         : `%${literal}`;
-      return sql<SqlBool>`lower(${ref}) like ${pattern} escape ${
+      return sql<SqlBool>`${folded(ref, dialect)} like ${pattern} escape ${
         sql.lit("\\")
       }`;
     }
@@ -376,8 +390,10 @@ function compileOperator(
       refuseNul(value, path);
       // PostgreSQL's LIKE escapes with a backslash by default; SQLite has no escape.
       return dialect === "postgres"
-        ? sql<SqlBool>`lower(${ref}) like ${value.toLowerCase()} escape ''`
-        : sql<SqlBool>`lower(${ref}) like ${value.toLowerCase()}`;
+        ? sql<SqlBool>`${
+          folded(ref, dialect)
+        } like ${value.toLowerCase()} escape ''`
+        : sql<SqlBool>`${folded(ref, dialect)} like ${value.toLowerCase()}`;
     }
     case "isNull":
       if (typeof value !== "boolean") throw invalid(path, "true or false");

@@ -99,6 +99,38 @@ async function isEmpty(db: Kysely<any>, table: string): Promise<boolean> {
   return rows.length === 0;
 }
 
+/**
+ * PostgreSQL compares and sorts text by the database's collation (a language's rules in
+ * most installations), SQLite by code point. Every text column of the app's tables is set to
+ * the "C" collation, so `order` and range filters answer alike on both databases. Runs
+ * after the other steps, so new and existing tables alike are covered; a column already in
+ * "C" is left alone, so only the first boot on an older database alters anything.
+ */
+async function useCodePointOrder(
+  db: Kysely<any>,
+  collections: ReadonlyMap<string, ResolvedCollection>,
+): Promise<void> {
+  const tables = new Set<string>();
+  for (const collection of collections.values()) {
+    tables.add(collection.table);
+    if (collection.translationTable) tables.add(collection.translationTable);
+    for (const field of collection.junctionFields) {
+      tables.add(field.junctionTable!);
+    }
+  }
+  // information_schema reports the database's default collation as null.
+  const { rows } = await sql<{ tbl: string; col: string }>`
+    select table_name as tbl, column_name as col from information_schema.columns
+    where table_schema = current_schema() and data_type = 'text'
+      and collation_name is distinct from 'C'`.execute(db);
+  for (const { tbl, col } of rows) {
+    if (!tables.has(tbl)) continue;
+    await sql`alter table ${sql.id(tbl)} alter column ${
+      sql.id(col)
+    } type text collate "C"`.execute(db);
+  }
+}
+
 function bigint(dialect: SqlDialect): string {
   return dialect === "postgres" ? "bigint" : "integer";
 }
@@ -287,6 +319,7 @@ export async function syncSchema(
     }
     for (const step of dropIndexSteps) await step(trx);
     for (const step of steps) await step(trx);
+    if (dialect === "postgres") await useCodePointOrder(trx, collections);
     for (const collection of collections.values()) {
       for (const index of collection.indexes) {
         try {

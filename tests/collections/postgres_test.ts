@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { defineCollection, field, openDatabase } from "./_imports.ts";
+import {
+  defineCollection,
+  field,
+  openDatabase,
+  openDataLayer,
+} from "./_imports.ts";
 import { created, dbTest, PG_URL } from "./_helpers.ts";
 
 Deno.test({
@@ -60,3 +65,88 @@ dbTest(
     );
   },
 );
+
+// Most PostgreSQL installations collate text by a language's rules ("a-b" < "ab" < "Banana"),
+// where SQLite compares code points ("Banana" < "a-b"). An ICU "en" database stands in for
+// them: the answers must be SQLite's, also for a column an older version created.
+Deno.test({
+  name:
+    "postgres: text sorts and compares by code point whatever the database collates",
+  ignore: !PG_URL,
+  async fn() {
+    const name = `strata_icu_${crypto.randomUUID().slice(0, 8)}`;
+    const admin = await openDatabase({ url: PG_URL! });
+    await sql`create database ${sql.id(name)} template template0
+      locale_provider icu icu_locale 'en' locale 'C.UTF-8'`.execute(admin.db);
+    const url = new URL(PG_URL!);
+    url.pathname = `/${name}`;
+    const collections = {
+      Items: defineCollection({
+        fields: {
+          name: field("text", { index: true }),
+          label: field("text", { translatable: true, nullable: true }),
+        },
+      }),
+    };
+    const names = ["apple", "Banana", "a-b", "ab", "Zed", "Über"];
+    const answers = async (url: string) => {
+      const data = await openDataLayer({
+        url,
+        collections,
+        locales: ["en", "de"],
+      });
+      try {
+        if (await data.query("Items").count() === 0) {
+          for (const n of names) {
+            await data.query("Items").create({ name: n, label: n });
+          }
+        }
+        const items = data.query("Items");
+        return {
+          ordered: (await items.order("name").findMany()).map((r) => r.name),
+          byLabel: (await items.order("-label").findMany()).map((r) => r.label),
+          folded: (await items.where({ name: { startsWith: "üB" } })
+            .findMany()).map((r) => r.name),
+          after: (await items.where({ name: { greaterThan: "a" } }).order(
+            "name",
+          ).findMany()).map((r) => r.name),
+        };
+      } finally {
+        await data.close();
+      }
+    };
+    try {
+      const expected = await answers(":memory:");
+      assert.deepEqual(expected.ordered, [
+        "Banana",
+        "Zed",
+        "a-b",
+        "ab",
+        "apple",
+        "Über",
+      ]);
+      assert.deepEqual(expected.folded, ["Über"]);
+      assert.deepEqual(await answers(url.href), expected);
+      // A column left in the database's collation (as an older version made it) is
+      // switched on the next boot.
+      const pg = await openDatabase({ url: url.href });
+      await sql`alter table "Items" alter column "name" type text collate "default"`
+        .execute(pg.db);
+      await pg.db.destroy();
+      assert.deepEqual(await answers(url.href), expected);
+      const check = await openDatabase({ url: url.href });
+      const { rows } = await sql<{ col: string; collation: string | null }>`
+        select column_name as col, collation_name as collation
+        from information_schema.columns
+        where table_schema = current_schema() and data_type = 'text'
+          and table_name like 'Items%' order by table_name, column_name`
+        .execute(check.db);
+      await check.db.destroy();
+      assert.ok(rows.length >= 4, JSON.stringify(rows));
+      for (const row of rows) assert.equal(row.collation, "C", row.col);
+    } finally {
+      await sql`drop database ${sql.id(name)} with (force)`.execute(admin.db);
+      await admin.db.destroy();
+    }
+  },
+});
