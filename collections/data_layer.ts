@@ -11,7 +11,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { CollectionDefinition } from "./define.ts";
 import { builtinFieldTypes, type FieldType } from "./field_types.ts";
 import { openDatabase, type SqlDialect } from "./db/open_database.ts";
-import { mapBusyError } from "./db/busy.ts";
+import { bootError } from "./db/busy.ts";
 import { resolveCollections, type ResolvedCollection } from "./resolve.ts";
 import { syncSchema } from "./schema_sync.ts";
 import { type MessageRenderer, renderDefaultMessage } from "./messages.ts";
@@ -157,7 +157,7 @@ export async function openDataLayer(
     });
   } catch (error) {
     await db.destroy();
-    throw mapBusyError(error);
+    throw bootError(error);
   }
   const now = options.now ?? Date.now;
   const ctx: LayerContext = {

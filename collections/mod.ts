@@ -65,7 +65,12 @@ export {
   type WhereOperator,
   type WhereScalar,
 } from "./where.ts";
-export { busyError, isBusyError, mapBusyError } from "./db/busy.ts";
+export {
+  busyError,
+  isBusyError,
+  isUnavailableError,
+  mapBusyError,
+} from "./db/busy.ts";
 export {
   isPostgresUrl,
   openDatabase,

@@ -1,6 +1,7 @@
 /**
- * Recognises "the database is busy" failures of both dialects and turns them into a
- * `503 Service Unavailable` with `Retry-After: 1`, so a locked database never answers 500.
+ * Recognises "the database is busy" failures of both dialects, and "the database cannot be
+ * reached" failures of PostgreSQL, and turns them into a `503 Service Unavailable` with
+ * `Retry-After: 1`, so a locked, restarting or unreachable database never answers 500.
  *
  * @module
  */
@@ -52,8 +53,54 @@ export function busyError(cause: unknown): HTTPError {
   });
 }
 
+/** PostgreSQL SQLSTATEs of a server that is shutting down, starting or full. */
+const PG_UNAVAILABLE_CODES = new Set([
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+/** Socket failures reaching the server (Node's system error codes). */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** pg reports a lost or timed-out connection only through the message. */
+const PG_CONNECTION_MESSAGE =
+  /^(?:Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
 /**
- * Returns the 503 {@link HTTPError} for a busy-database error, and any other error unchanged.
+ * Whether `error` says the PostgreSQL server cannot be reached right now: refused, reset
+ * or timed-out connections, a server shutting down or starting up, or one with no free
+ * connection slots (SQLSTATE class 08 too).
+ *
+ * @example
+ * ```ts
+ * import { isUnavailableError } from "./busy.ts";
+ * isUnavailableError(Object.assign(new Error("x"), { code: "ECONNREFUSED" })); // true
+ * ```
+ */
+export function isUnavailableError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (PG_UNAVAILABLE_CODES.has(code) || NETWORK_CODES.has(code)) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  return PG_CONNECTION_MESSAGE.test(error.message);
+}
+
+/**
+ * Returns the 503 {@link HTTPError} for a busy or unreachable database, and any other error
+ * unchanged.
  *
  * @example
  * ```ts
@@ -66,5 +113,24 @@ export function busyError(cause: unknown): HTTPError {
  * ```
  */
 export function mapBusyError(error: unknown): unknown {
-  return isBusyError(error) ? busyError(error) : error;
+  return isBusyError(error) || isUnavailableError(error)
+    ? busyError(error)
+    : error;
+}
+
+/**
+ * The error a failed boot reports: a busy database as {@link mapBusyError} does, but an
+ * unreachable one as itself (`connect ECONNREFUSED 127.0.0.1:5432` says more to the person
+ * starting the app than a 503 would).
+ *
+ * @example
+ * ```ts
+ * import { bootError } from "./busy.ts";
+ * const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+ * bootError(refused) === refused; // true
+ * ```
+ */
+export function bootError(error: unknown): unknown {
+  const cause = error instanceof HTTPError ? error.cause : error;
+  return isUnavailableError(cause) ? cause : mapBusyError(error);
 }

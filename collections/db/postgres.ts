@@ -12,7 +12,7 @@ import {
   type PostgresPool,
   type PostgresPoolClient,
 } from "kysely";
-import { mapBusyError } from "./busy.ts";
+import { bootError, mapBusyError } from "./busy.ts";
 
 /** Options of {@link createPostgresDialect}. */
 export interface PostgresOptions {
@@ -35,6 +35,7 @@ export interface PostgresSetup {
 interface PgClient {
   query(...args: unknown[]): Promise<unknown> & unknown;
   release(error?: unknown): void;
+  on(event: "error", listener: (error: unknown) => void): void;
 }
 
 interface PgPool {
@@ -137,7 +138,7 @@ export async function createPostgresDialect(
     }
   } catch (error) {
     await pool.end();
-    throw mapBusyError(error);
+    throw bootError(error);
   }
   const wrapped: PostgresPool = {
     async connect(): Promise<PostgresPoolClient> {
@@ -159,6 +160,11 @@ const wrappers = new WeakMap<PgClient, PostgresPoolClient>();
 function wrapClient(client: PgClient): PostgresPoolClient {
   let wrapper = wrappers.get(client);
   if (wrapper) return wrapper;
+  // The pool listens for errors only while a client is idle. A connection lost while a
+  // client is checked out (between the queries of a transaction) would otherwise be an
+  // unhandled 'error' event (an uncaught error; fatal under Node). The client's next query
+  // fails instead (a 503), and the pool drops the client on release.
+  client.on("error", () => {});
   wrapper = {
     // deno-lint-ignore no-explicit-any
     query(...args: any[]): any {

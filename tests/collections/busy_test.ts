@@ -7,6 +7,7 @@ import {
   field,
   HTTPError,
   isBusyError,
+  isUnavailableError,
   mapBusyError,
 } from "./_imports.ts";
 import { created, dbTest } from "./_helpers.ts";
@@ -110,4 +111,33 @@ Deno.test("busy errors are recognised on both dialects", () => {
   const other = new Error("other");
   assert.equal(mapBusyError(other), other);
   assert.ok(is503(busyError(other)));
+});
+
+Deno.test("unreachable-server errors are recognised and become 503, other errors not", () => {
+  const unavailable = [
+    Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+    Object.assign(new Error("shutting down"), { code: "57P01" }),
+    Object.assign(new Error("starting up"), { code: "57P03" }),
+    Object.assign(new Error("too many clients"), { code: "53300" }),
+    Object.assign(new Error("connection failure"), { code: "08006" }),
+    new Error("Connection terminated unexpectedly"),
+    new Error("timeout exceeded when trying to connect"),
+  ];
+  for (const error of unavailable) {
+    assert.equal(isUnavailableError(error), true, error.message);
+    const mapped = mapBusyError(error) as { status?: number };
+    assert.equal(mapped.status, 503, error.message);
+  }
+  for (
+    const error of [
+      Object.assign(new Error("duplicate key"), { code: "23505" }),
+      Object.assign(new Error("syntax"), { code: "42601" }),
+      new Error("Connection refused by policy"),
+      "ECONNREFUSED",
+    ]
+  ) {
+    assert.equal(isUnavailableError(error), false, String(error));
+    assert.equal(mapBusyError(error), error);
+  }
 });

@@ -86,3 +86,119 @@ Deno.test({
     }
   },
 });
+
+/** A loopback TCP proxy to PostgreSQL that can be cut and restored. */
+async function cuttableProxy(target: URL) {
+  let listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const open = new Set<Deno.Conn>();
+  const serve = async (on: Deno.Listener) => {
+    for await (const client of on) {
+      try {
+        const upstream = await Deno.connect({
+          hostname: target.hostname,
+          port: Number(target.port || 5432),
+        });
+        open.add(client).add(upstream);
+        client.readable.pipeTo(upstream.writable).catch(() => {});
+        upstream.readable.pipeTo(client.writable).catch(() => {});
+      } catch {
+        client.close();
+      }
+    }
+  };
+  let serving = serve(listener);
+  const url = new URL(target.href);
+  url.hostname = "127.0.0.1";
+  url.port = String(port);
+  return {
+    url: url.href,
+    async cut() {
+      listener.close();
+      await serving.catch(() => {});
+      for (const conn of open) {
+        try {
+          conn.close();
+        } catch { /* already closed */ }
+      }
+      open.clear();
+    },
+    restore() {
+      listener = Deno.listen({ hostname: "127.0.0.1", port });
+      serving = serve(listener);
+    },
+    async close() {
+      await this.cut();
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "an unreachable database is 503 with Retry-After, and recovers [postgres]",
+  ignore: !PG_URL,
+  async fn() {
+    const proxy = await cuttableProxy(new URL(PG_URL!));
+    const schema = `strata_down_${crypto.randomUUID().slice(0, 8)}`;
+    const app = await createApp({
+      root: fixturePath("api_app"),
+      database: proxy.url,
+      databaseSchema: schema,
+      config,
+    });
+    try {
+      const first = await app.fetch(createAuthor());
+      assert.equal(first.status, 201);
+      await first.body?.cancel();
+      await proxy.cut();
+      // Pooled connections die with the proxy, and new ones are refused.
+      for (let i = 0; i < 3; i++) {
+        const response = await app.fetch(createAuthor());
+        assert.equal(response.status, 503, `attempt ${i}`);
+        assert.equal(response.headers.get("retry-after"), "1");
+        assert.equal((await response.json()).statusCode, 503);
+      }
+      proxy.restore();
+      const again = await app.fetch(createAuthor());
+      assert.equal(again.status, 201);
+      await again.body?.cancel();
+      // A connection lost while a transaction holds it: the transaction fails with the 503,
+      // and the process lives on (an unhandled client 'error' event would end it).
+      await assert.rejects(
+        app.data.transaction(async () => {
+          await app.query("Authors").count();
+          await proxy.cut();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await app.query("Authors").count();
+        }),
+        (error: unknown) => (error as { status?: number }).status === 503,
+      );
+      proxy.restore();
+      assert.equal(await app.query("Authors").count(), 2);
+    } finally {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
+        app.db,
+      ).catch(() => {});
+      await app.close();
+      await proxy.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a boot against an unreachable database names the connection error",
+  ignore: !PG_URL,
+  async fn() {
+    const proxy = await cuttableProxy(new URL(PG_URL!));
+    await proxy.cut();
+    await assert.rejects(
+      createApp({
+        root: fixturePath("api_app"),
+        database: proxy.url,
+        databaseSchema: "strata_never",
+        config,
+      }),
+      /ECONNREFUSED/,
+    );
+  },
+});
