@@ -88,7 +88,7 @@ Deno.test({
 });
 
 /** A loopback TCP proxy to PostgreSQL that can be cut and restored. */
-async function cuttableProxy(target: URL) {
+function cuttableProxy(target: URL) {
   let listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   const open = new Set<Deno.Conn>();
@@ -138,7 +138,7 @@ Deno.test({
     "an unreachable database is 503 with Retry-After, and recovers [postgres]",
   ignore: !PG_URL,
   async fn() {
-    const proxy = await cuttableProxy(new URL(PG_URL!));
+    const proxy = cuttableProxy(new URL(PG_URL!));
     const schema = `strata_down_${crypto.randomUUID().slice(0, 8)}`;
     const app = await createApp({
       root: fixturePath("api_app"),
@@ -189,7 +189,7 @@ Deno.test({
   name: "a boot against an unreachable database names the connection error",
   ignore: !PG_URL,
   async fn() {
-    const proxy = await cuttableProxy(new URL(PG_URL!));
+    const proxy = cuttableProxy(new URL(PG_URL!));
     await proxy.cut();
     await assert.rejects(
       createApp({
