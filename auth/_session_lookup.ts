@@ -19,7 +19,7 @@ import {
   findSessionByHash,
   findUser,
   SESSION_FIELDS,
-  type StoredSession,
+  storedSession,
   storedUser,
 } from "./_store.ts";
 import { USER_FIELDS } from "./to_user.ts";
@@ -141,18 +141,7 @@ async function readRowQueued(
 
 /** The session and user of row `row` of the plan's statement. */
 function fromRow(plan: Plan, row: readonly unknown[]): SessionWithUser {
-  const session = pickRecord(row, 0, plan.sessionFields);
-  const stored: StoredSession = {
-    session: {
-      UUID: session.UUID,
-      user: session.user as string,
-      expiresAt: session.expiresAt as number,
-      remember: session.remember === true,
-      createdAt: session.createdAt as number,
-      userAgent: (session.userAgent as string | null) ?? null,
-    },
-    stamp: String(session.passwordStamp ?? ""),
-  };
+  const stored = storedSession(pickRecord(row, 0, plan.sessionFields));
   const userAt = plan.sessionFields.length + 1;
   if (row[userAt] === null || row[userAt] === undefined) {
     return { stored, owner: null };

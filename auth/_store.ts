@@ -96,7 +96,11 @@ export async function findSessionByHash(
     .where({ tokenHash })
     .select(...SESSION_FIELDS, "passwordStamp")
     .findFirst();
-  if (!record) return null;
+  return record ? storedSession(record) : null;
+}
+
+/** Maps a Sessions record read with its password stamp to a {@link StoredSession}. */
+export function storedSession(record: DataRecord): StoredSession {
   return {
     session: toSession(record),
     stamp: String(record.passwordStamp ?? ""),

@@ -3,20 +3,8 @@
 // 500, and afterwards the administrator still signs in with the password the fuzz last set
 // (no lost or corrupted account). Bounded in size for CI.
 import assert from "node:assert/strict";
+import { mulberry32, pick, type Rng } from "../_helpers/random.ts";
 import { ADMIN, ask, authTest, type Call, install, send } from "./_helpers.ts";
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, list: readonly T[]): T =>
-  list[Math.floor(rng() * list.length)];
 
 const KEYS = [
   "email",

@@ -1,17 +1,9 @@
 // Seeded fuzzing of the list, query, create and update routes: random and mutated queries and
 // bodies; every answer must be 2xx, 400, 404 or 422 — never a 5xx. Bounded in time for CI.
 import assert from "node:assert/strict";
+import { mulberry32, pick, type Rng } from "../_helpers/random.ts";
 import { dbAppTest } from "../_helpers/db_apps.ts";
 import { WHERE_OPERATORS } from "../../mod.ts";
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIELDS = [
   "title",
@@ -39,10 +31,6 @@ const SEEDS = [
   "where={rating:{isNull:true},published:false}&offset=1",
   "select=[UUID,title]&order=[title,-views]&populate=[tags]",
 ];
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, list: readonly T[]): T =>
-  list[Math.floor(rng() * list.length)];
 
 function randomValue(rng: Rng, depth = 0): unknown {
   const roll = rng();

@@ -3,18 +3,7 @@ import { parseListQuery } from "../../../collections/wire/parse.ts";
 import type { ListPlan, WireContext } from "../../../collections/wire/parse.ts";
 import { isWireError } from "../../../collections/wire/errors.ts";
 import { makeContext, UUID_A } from "./_fixtures.ts";
-
-/** mulberry32: small, seeded, reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from "../../_helpers/random.ts";
 
 const SEEDS = [
   "where={views:{atLeast:10}}&order=[-views,title]&limit=20",
