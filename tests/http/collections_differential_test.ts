@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { type App, createApp } from "../../mod.ts";
-import { clientOf, PG_URL } from "../_helpers/db_apps.ts";
+import { type Client, clientOf, PG_URL } from "../_helpers/db_apps.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import { mulberry32, pick, type Rng } from "../_helpers/random.ts";
 
@@ -240,75 +240,225 @@ function named(value: unknown, names: ReadonlyMap<string, string>): unknown {
   return value;
 }
 
+/** The two apps of a differential test, seeded alike, with their UUID maps. */
+interface Twins {
+  lite: Client;
+  other: Client;
+  /** SQLite app's UUIDs of the authors and tags. */
+  authors: string[];
+  tags: string[];
+  /** A SQLite-side text with every UUID changed to the PostgreSQL app's. */
+  toOther(text: string): string;
+  /** An answer of each app with UUIDs replaced by record names. */
+  namedLite(value: unknown): unknown;
+  namedOther(value: unknown): unknown;
+  /** Learns the names of records created during the test (in both apps). */
+  learn(liteUuid: string, otherUuid: string, name: string): void;
+}
+
+const UUID_PATTERN =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/**
+ * Runs `fn` with an app on SQLite and one on a fresh PostgreSQL database that collates by a
+ * language's rules (as most installations do), both seeded alike on one clock.
+ */
+async function withTwins(fn: (twins: Twins) => Promise<void>): Promise<void> {
+  const database = `strata_diff_${crypto.randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(
+    `create database "${database}" template template0 locale_provider icu icu_locale 'en' locale 'C.UTF-8'`,
+  );
+  const url = new URL(PG_URL!);
+  url.pathname = `/${database}`;
+  // One clock for both, so `_updatedAt` agrees too.
+  const now = () => Date.UTC(2030, 0, 1);
+  const lite = await createApp({
+    root: fixturePath("api_app"),
+    database: ":memory:",
+    now,
+  });
+  const other = await createApp({
+    root: fixturePath("api_app"),
+    database: url.href,
+    now,
+  });
+  try {
+    const liteNames = (await seed(lite, mulberry32(SEED))).names;
+    const otherNames = (await seed(other, mulberry32(SEED))).names;
+    const byName = new Map([...otherNames].map(([uuid, n]) => [n, uuid]));
+    const toOther = new Map(
+      [...liteNames].map(([uuid, n]) => [uuid, byName.get(n)!]),
+    );
+    const uuidsOf = (prefix: string) =>
+      [...liteNames].filter(([, n]) => n.startsWith(prefix)).map(([u]) => u);
+    await fn({
+      lite: clientOf(lite),
+      other: clientOf(other),
+      authors: uuidsOf("author"),
+      tags: uuidsOf("tag"),
+      toOther: (text) =>
+        text.replace(UUID_PATTERN, (uuid) => toOther.get(uuid) ?? uuid),
+      namedLite: (value) => named(value, liteNames),
+      namedOther: (value) => named(value, otherNames),
+      learn(liteUuid, otherUuid, name) {
+        liteNames.set(liteUuid, name);
+        otherNames.set(otherUuid, name);
+        toOther.set(liteUuid, otherUuid);
+      },
+    });
+  } finally {
+    await other.close();
+    await lite.close();
+    await admin.query(`drop database "${database}" with (force)`);
+    await admin.end();
+  }
+}
+
 Deno.test({
   name: "differential: list queries answer alike on SQLite and PostgreSQL",
   ignore: !PG_URL,
-  async fn() {
-    // A database collating by a language's rules, as most installations do: the answers
-    // must still be SQLite's.
-    const database = `strata_diff_${crypto.randomUUID().slice(0, 8)}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(
-      `create database "${database}" template template0 locale_provider icu icu_locale 'en' locale 'C.UTF-8'`,
-    );
-    const url = new URL(PG_URL!);
-    url.pathname = `/${database}`;
-    // One clock for both, so `_updatedAt` agrees too.
-    const now = () => Date.UTC(2030, 0, 1);
-    const lite = await createApp({
-      root: fixturePath("api_app"),
-      database: ":memory:",
-      now,
-    });
-    const other = await createApp({
-      root: fixturePath("api_app"),
-      database: url.href,
-      now,
-    });
-    try {
-      const liteSeed = await seed(lite, mulberry32(SEED));
-      const pgSeed = await seed(other, mulberry32(SEED));
-      // The SQLite app's UUIDs, and the same records' UUIDs in the PostgreSQL app.
-      const byName = new Map([...pgSeed.names].map(([uuid, n]) => [n, uuid]));
-      const toPg = new Map(
-        [...liteSeed.names].map(([uuid, n]) => [uuid, byName.get(n)!]),
-      );
-      const uuidsOf = (prefix: string) =>
-        [...liteSeed.names].filter(([, n]) => n.startsWith(prefix)).map((
-          [uuid],
-        ) => uuid);
-      const authors = uuidsOf("author");
-      const tags = uuidsOf("tag");
+  fn: () =>
+    withTwins(async (twins) => {
       const rng = mulberry32(SEED + 1);
-      const [a, b] = [clientOf(lite), clientOf(other)];
       let compared = 0;
       for (let round = 0; round < ROUNDS; round++) {
-        const query = randomQuery(rng, authors, tags);
-        const pgQuery = query.replace(
-          /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g,
-          (uuid) => toPg.get(uuid) ?? uuid,
-        );
+        const query = randomQuery(rng, twins.authors, twins.tags);
         const [left, right] = await Promise.all([
-          a.req("GET", `/collections/posts?${query}`),
-          b.req("GET", `/collections/posts?${pgQuery}`),
+          twins.lite.req("GET", `/collections/posts?${query}`),
+          twins.other.req("GET", `/collections/posts?${twins.toOther(query)}`),
         ]);
         const what = decodeURIComponent(query);
         assert.equal(right.status, left.status, what);
         assert.deepEqual(
-          named(right.body, pgSeed.names),
-          named(left.body, liteSeed.names),
+          twins.namedOther(right.body),
+          twins.namedLite(left.body),
           what,
         );
         if (left.status === 200) compared++;
       }
       // Most queries are valid: the comparison is about answers, not refusals.
       assert.ok(compared > ROUNDS * 0.8, `only ${compared} answered 200`);
-    } finally {
-      await other.close();
-      await lite.close();
-      await admin.query(`drop database "${database}" with (force)`);
-      await admin.end();
-    }
-  },
+    }),
+});
+
+/** A random create or update body for Posts: mostly valid, sometimes not. */
+function randomBody(
+  rng: Rng,
+  authors: readonly string[],
+  tags: readonly string[],
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const maybe = (p: number) => rng() < p;
+  // Three bodies in four hold valid values only; the rest may hold anything.
+  const valid = maybe(0.75);
+  const value = <T>(good: readonly T[], bad: readonly unknown[]) =>
+    valid || maybe(0.5) ? pick(rng, good) : pick(rng, bad);
+  body.title = value([textValue(rng) || "t", `${textValue(rng)}!`], [
+    7,
+    "",
+    null,
+  ]);
+  if (maybe(0.4)) body.status = value(["draft", "published"], ["Draft", ""]);
+  if (maybe(0.5)) {
+    body.views = value([0, 1, 41, 2 ** 40], [-1, 2 ** 53, 1.5, "3", null]);
+  }
+  if (maybe(0.4)) body.rating = value([null, 0, -2.5, 3.25, 1e300], ["x"]);
+  if (maybe(0.3)) body.published = value([true, false], ["true", 1]);
+  if (maybe(0.3)) body.slug = value([null, `${textValue(rng)}s`], [""]);
+  if (maybe(0.3)) {
+    body.author = value([null, pick(rng, authors)], [crypto.randomUUID()]);
+  }
+  if (maybe(0.3)) {
+    body.tags = tags.filter(() => maybe(0.4));
+    if (!valid && maybe(0.3)) (body.tags as string[]).push(crypto.randomUUID());
+  }
+  if (!valid && maybe(0.2)) body.nope = 1;
+  if (!valid && maybe(0.2)) body.computed = "x";
+  return body;
+}
+
+Deno.test({
+  name: "differential: creates and updates answer and store alike",
+  ignore: !PG_URL,
+  fn: () =>
+    withTwins(async (twins) => {
+      const rng = mulberry32(SEED + 2);
+      // Random UUIDs the bodies make up are the same text on both sides.
+      const posts: [lite: string, other: string][] = [];
+      let written = 0;
+      for (let round = 0; round < ROUNDS / 4; round++) {
+        const body = randomBody(rng, twins.authors, twins.tags);
+        const update = posts.length > 0 && rng() < 0.5;
+        const target = update ? pick(rng, posts) : undefined;
+        const locale = rng() < 0.2 ? "?locale=de" : "";
+        const text = JSON.stringify(body);
+        const [left, right] = await Promise.all([
+          target
+            ? twins.lite.req(
+              "PATCH",
+              `/collections/posts/${target[0]}${locale}`,
+              {
+                body: text,
+                headers: { "content-type": "application/json" },
+              },
+            )
+            : twins.lite.req("POST", `/collections/posts${locale}`, {
+              body: text,
+              headers: { "content-type": "application/json" },
+            }),
+          target
+            ? twins.other.req(
+              "PATCH",
+              `/collections/posts/${target[1]}${locale}`,
+              {
+                body: twins.toOther(text),
+                headers: { "content-type": "application/json" },
+              },
+            )
+            : twins.other.req("POST", `/collections/posts${locale}`, {
+              body: twins.toOther(text),
+              headers: { "content-type": "application/json" },
+            }),
+        ]);
+        const what = `${target ? "PATCH" : "POST"}${locale} ${text}`;
+        assert.equal(right.status, left.status, what);
+        if (!target && left.status === 201) {
+          const name = `new${posts.length}`;
+          const pair: [string, string] = [
+            (left.body as { UUID: string }).UUID,
+            (right.body as { UUID: string }).UUID,
+          ];
+          twins.learn(pair[0], pair[1], name);
+          posts.push(pair);
+        }
+        assert.deepEqual(
+          twins.namedOther(right.body),
+          twins.namedLite(left.body),
+          what,
+        );
+        if (left.status < 300) written++;
+      }
+      assert.ok(written > ROUNDS / 16, `only ${written} writes succeeded`);
+      // What was stored reads back alike, in every locale.
+      for (const locale of ["en", "de", "fr"]) {
+        const query = `order=["views","title"]&locale=${locale}&limit=500`;
+        const [left, right] = await Promise.all([
+          twins.lite.req("GET", `/collections/posts?${query}`),
+          twins.other.req("GET", `/collections/posts?${query}`),
+        ]);
+        assert.equal(left.status, 200);
+        // New records can tie on every field: compare them by name, not by position.
+        const byName = (records: unknown) =>
+          (records as { UUID: string }[]).toSorted((x, y) =>
+            x.UUID < y.UUID ? -1 : x.UUID > y.UUID ? 1 : 0
+          );
+        assert.deepEqual(
+          byName(twins.namedOther(right.body)),
+          byName(twins.namedLite(left.body)),
+          locale,
+        );
+      }
+    }),
 });
