@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { type App, createApp } from "../../mod.ts";
 import { type Client, clientOf, PG_URL } from "../_helpers/db_apps.ts";
+
+type Answer = Awaited<ReturnType<Client["req"]>>;
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import { mulberry32, pick, type Rng } from "../_helpers/random.ts";
 
@@ -244,7 +246,8 @@ function named(value: unknown, names: ReadonlyMap<string, string>): unknown {
 interface Twins {
   lite: Client;
   other: Client;
-  /** SQLite app's UUIDs of the authors and tags. */
+  /** SQLite app's UUIDs of the seeded posts, authors and tags. */
+  posts: string[];
   authors: string[];
   tags: string[];
   /** A SQLite-side text with every UUID changed to the PostgreSQL app's. */
@@ -296,6 +299,7 @@ async function withTwins(fn: (twins: Twins) => Promise<void>): Promise<void> {
     await fn({
       lite: clientOf(lite),
       other: clientOf(other),
+      posts: uuidsOf("post"),
       authors: uuidsOf("author"),
       tags: uuidsOf("tag"),
       toOther: (text) =>
@@ -380,74 +384,125 @@ function randomBody(
 }
 
 Deno.test({
-  name: "differential: creates and updates answer and store alike",
+  name:
+    "differential: writes, deletes and translation routes answer and store alike",
   ignore: !PG_URL,
   fn: () =>
     withTwins(async (twins) => {
       const rng = mulberry32(SEED + 2);
-      // Random UUIDs the bodies make up are the same text on both sides.
-      const posts: [lite: string, other: string][] = [];
-      let written = 0;
-      for (let round = 0; round < ROUNDS / 4; round++) {
-        const body = randomBody(rng, twins.authors, twins.tags);
-        const update = posts.length > 0 && rng() < 0.5;
-        const target = update ? pick(rng, posts) : undefined;
-        const locale = rng() < 0.2 ? "?locale=de" : "";
-        const text = JSON.stringify(body);
+      // SQLite-side UUIDs; paths and bodies are mapped to the other app's by toOther.
+      const posts = [...twins.posts];
+      const json = { "content-type": "application/json" };
+      let created = 0;
+      // `learn` sees the answers to a create, once its record is named.
+      const both = async (
+        method: string,
+        path: string,
+        body?: unknown,
+        learn?: (left: Answer, right: Answer) => void,
+      ) => {
+        const text = body === undefined ? undefined : JSON.stringify(body);
+        const options = (mapped: string | undefined) =>
+          mapped === undefined ? {} : { body: mapped, headers: json };
         const [left, right] = await Promise.all([
-          target
-            ? twins.lite.req(
-              "PATCH",
-              `/collections/posts/${target[0]}${locale}`,
-              {
-                body: text,
-                headers: { "content-type": "application/json" },
-              },
-            )
-            : twins.lite.req("POST", `/collections/posts${locale}`, {
-              body: text,
-              headers: { "content-type": "application/json" },
-            }),
-          target
-            ? twins.other.req(
-              "PATCH",
-              `/collections/posts/${target[1]}${locale}`,
-              {
-                body: twins.toOther(text),
-                headers: { "content-type": "application/json" },
-              },
-            )
-            : twins.other.req("POST", `/collections/posts${locale}`, {
-              body: twins.toOther(text),
-              headers: { "content-type": "application/json" },
-            }),
+          twins.lite.req(method, path, options(text)),
+          twins.other.req(
+            method,
+            twins.toOther(path),
+            options(text && twins.toOther(text)),
+          ),
         ]);
-        const what = `${target ? "PATCH" : "POST"}${locale} ${text}`;
+        const what = `${method} ${path} ${text ?? ""}`;
         assert.equal(right.status, left.status, what);
-        if (!target && left.status === 201) {
-          const name = `new${posts.length}`;
-          const pair: [string, string] = [
-            (left.body as { UUID: string }).UUID,
+        if (left.status === 201) {
+          // A created record is known by one name on both sides from now on.
+          const uuid = (left.body as { UUID: string }).UUID;
+          twins.learn(
+            uuid,
             (right.body as { UUID: string }).UUID,
-          ];
-          twins.learn(pair[0], pair[1], name);
-          posts.push(pair);
+            `new${created++}`,
+          );
+          learn?.(left, right);
         }
         assert.deepEqual(
           twins.namedOther(right.body),
           twins.namedLite(left.body),
           what,
         );
-        if (left.status < 300) written++;
+        return [left, right] as const;
+      };
+      const statuses = new Set<number>();
+      const commented: string[] = [];
+      for (let round = 0; round < ROUNDS / 4; round++) {
+        const post = pick(rng, posts);
+        const at = `/collections/posts/${post}`;
+        const locale = pick(rng, ["", "?locale=de", "?locale=fr"]);
+        const roll = rng();
+        let status: number;
+        if (roll < 0.3) {
+          [{ status }] = await both(
+            "POST",
+            `/collections/posts${locale}`,
+            randomBody(rng, twins.authors, twins.tags),
+            (left) => posts.push((left.body as { UUID: string }).UUID),
+          );
+        } else if (roll < 0.55) {
+          [{ status }] = await both(
+            "PATCH",
+            `${at}${locale}`,
+            randomBody(rng, twins.authors, twins.tags),
+          );
+        } else if (roll < 0.65) {
+          [{ status }] = await both(
+            "GET",
+            `${at}?populate=${encodeURIComponent('["author"]')}${
+              locale && `&${locale.slice(1)}`
+            }`,
+          );
+        } else if (roll < 0.72) {
+          [{ status }] = await both("GET", `${at}/translations`);
+        } else if (roll < 0.8) {
+          const target = pick(rng, ["de", "fr", "en"]);
+          const body = rng() < 0.3
+            ? undefined
+            : { source: pick(rng, ["en", "de", "fr", "xx"]) };
+          [{ status }] = await both(
+            "POST",
+            `${at}/translations/copy?locale=${target}`,
+            body,
+          );
+        } else if (roll < 0.86) {
+          [{ status }] = await both(
+            "DELETE",
+            `${at}/translations?locale=${pick(rng, ["de", "fr", "en"])}`,
+          );
+        } else if (roll < 0.93) {
+          // A comment makes its post undeletable (restrict): a 409 on both.
+          [{ status }] = await both("POST", "/collections/comments", {
+            body: textValue(rng) || "c",
+            post,
+          }, () => commented.push(post));
+        } else {
+          const doomed = commented.length > 0 && rng() < 0.5
+            ? pick(rng, commented)
+            : post;
+          [{ status }] = await both("DELETE", `/collections/posts/${doomed}`);
+        }
+        statuses.add(status);
       }
-      assert.ok(written > ROUNDS / 16, `only ${written} writes succeeded`);
+      for (const expected of [200, 201, 204, 404, 409, 422]) {
+        assert.ok(statuses.has(expected), `no ${expected} in ${[...statuses]}`);
+      }
       // What was stored reads back alike, in every locale.
       for (const locale of ["en", "de", "fr"]) {
-        const query = `order=["views","title"]&locale=${locale}&limit=500`;
-        const [left, right] = await Promise.all([
-          twins.lite.req("GET", `/collections/posts?${query}`),
-          twins.other.req("GET", `/collections/posts?${query}`),
-        ]);
+        const [left, right] = await Promise.all(
+          [twins.lite, twins.other].map((client) =>
+            client.req(
+              "GET",
+              `/collections/posts?order=["views"]&locale=${locale}&limit=500`,
+            )
+          ),
+        );
         assert.equal(left.status, 200);
         // New records can tie on every field: compare them by name, not by position.
         const byName = (records: unknown) =>
