@@ -182,7 +182,9 @@ function randomCondition(
           },
         };
       }
-      return { author: { has: { name: { contains: textValue(rng) } } } };
+      return rng() < 0.5
+        ? { author: { has: { name: { contains: textValue(rng) } } } }
+        : { tags: { has: { name: pick(rng, ["tag0", "tag3", "x"]) } } };
     }
   }
 }
@@ -216,7 +218,10 @@ function randomQuery(
       }`,
     );
   }
-  if (rng() < 0.3) params.push(`populate=${encodeURIComponent('["author"]')}`);
+  if (rng() < 0.3) {
+    const populate = pick(rng, [["author"], ["tags"], ["author", "tags"]]);
+    params.push(`populate=${encodeURIComponent(JSON.stringify(populate))}`);
+  }
   if (rng() < 0.4) params.push(`locale=${pick(rng, ["en", "de", "fr"])}`);
   if (rng() < 0.3) {
     params.push(
