@@ -98,6 +98,10 @@ export async function openDatabase(
     }
     sqlite.exec("pragma foreign_keys = on");
     registerFunctions(sqlite);
+    // From here on the dialect waits for other connections' write locks asynchronously; a
+    // synchronous busy_timeout would block the whole process, and with two connections in
+    // one process the holder could never get to release the lock.
+    sqlite.exec("pragma busy_timeout = 0");
   } catch (error) {
     sqlite.close();
     throw error;
@@ -106,6 +110,7 @@ export async function openDatabase(
     database: sqlite,
     holdsConnection: options.holdsConnection,
     statementCacheSize: options.statementCacheSize,
+    busyTimeout,
   });
   return { db: new Kysely({ dialect }), dialect: "sqlite", sqlite };
 }

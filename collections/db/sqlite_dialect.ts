@@ -21,7 +21,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
-import { mapBusyError } from "./busy.ts";
+import { isBusyError, mapBusyError } from "./busy.ts";
 import { Mutex } from "./_mutex.ts";
 
 /** Options of {@link NodeSqliteDialect}. */
@@ -36,7 +36,17 @@ export interface NodeSqliteDialectOptions {
    * would deadlock).
    */
   holdsConnection?: () => boolean;
+  /**
+   * How long a write waits for another connection's write lock, in ms (default 2000). The
+   * wait is asynchronous: the event loop keeps serving while it retries, and a connection
+   * of the same process holding the lock can finish and release it. Set the database's own
+   * `busy_timeout` low (the synchronous wait, which blocks the whole process).
+   */
+  busyTimeout?: number;
 }
+
+/** Pauses between attempts to take the write lock, in ms; the last repeats. */
+const BUSY_BACKOFF = [1, 2, 5, 10, 20, 50];
 
 interface CachedStatement {
   statement: StatementSync;
@@ -198,6 +208,7 @@ class NodeSqliteDriver implements Driver {
       options.database,
       options.statementCacheSize ?? 256,
       () => !mutex.locked || options.holdsConnection?.() === true,
+      options.busyTimeout ?? 2000,
     );
     // A distinct object for joined acquisitions, so releasing it does not unlock.
     this.#joined = new JoinedConnection(this.#connection);
@@ -245,13 +256,20 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   readonly #arrayCache = new Map<string, CachedStatement>();
   readonly #cacheSize: number;
   readonly #usable: () => boolean;
+  readonly #busyTimeout: number;
   /** Bumped by every write through this connection and every commit seen from another. */
   #version = 0;
   #dataVersion: StatementSync | undefined;
   #seenDataVersion: unknown = undefined;
 
-  constructor(db: DatabaseSync, cacheSize: number, usable: () => boolean) {
+  constructor(
+    db: DatabaseSync,
+    cacheSize: number,
+    usable: () => boolean,
+    busyTimeout: number,
+  ) {
     this.#db = db;
+    this.#busyTimeout = busyTimeout;
     this.#cacheSize = Math.max(1, cacheSize);
     this.#usable = usable;
   }
@@ -317,23 +335,50 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    // Outside a transaction, a statement refused for another connection's write lock (most
+    // often `begin immediate`) is retried asynchronously; inside one it fails at once.
+    const retriable = !this.#db.isTransaction;
     try {
-      const { statement, reader, writes } = this.#prepare(compiledQuery.sql);
-      // Bumped before running: a failed write may still have changed something.
-      if (writes) this.#version++;
-      const parameters = bindable(compiledQuery.parameters);
-      if (reader) {
-        return Promise.resolve({ rows: statement.all(...parameters) as R[] });
-      }
-      const { changes, lastInsertRowid } = statement.run(...parameters);
-      return Promise.resolve({
-        numAffectedRows: BigInt(changes),
-        insertId: BigInt(lastInsertRowid),
-        rows: [],
-      });
+      return Promise.resolve(this.#run<R>(compiledQuery));
     } catch (error) {
+      if (retriable && isBusyError(error) && this.#busyTimeout > 0) {
+        return this.#retryWhileBusy<R>(compiledQuery, error);
+      }
       return Promise.reject(translateError(error));
     }
+  }
+
+  #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
+    const { statement, reader, writes } = this.#prepare(compiledQuery.sql);
+    // Bumped before running: a failed write may still have changed something.
+    if (writes) this.#version++;
+    const parameters = bindable(compiledQuery.parameters);
+    if (reader) return { rows: statement.all(...parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(...parameters);
+    return {
+      numAffectedRows: BigInt(changes),
+      insertId: BigInt(lastInsertRowid),
+      rows: [],
+    };
+  }
+
+  async #retryWhileBusy<R>(
+    compiledQuery: CompiledQuery,
+    first: unknown,
+  ): Promise<QueryResult<R>> {
+    const deadline = performance.now() + this.#busyTimeout;
+    let error = first;
+    for (let attempt = 0; performance.now() < deadline; attempt++) {
+      const pause = BUSY_BACKOFF[Math.min(attempt, BUSY_BACKOFF.length - 1)];
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      try {
+        return this.#run<R>(compiledQuery);
+      } catch (next) {
+        if (!isBusyError(next)) throw translateError(next);
+        error = next;
+      }
+    }
+    throw translateError(error);
   }
 
   async *streamQuery<R>(

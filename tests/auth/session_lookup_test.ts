@@ -137,3 +137,70 @@ authTest(
   },
   { shared: true },
 );
+
+authTest(
+  "under concurrent requests and writes, a session ended is refused by the very next request",
+  async (h) => {
+    const one = await h.boot();
+    const two = await h.boot();
+    await install(one);
+    const cookies: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const answer = await ask(one, "/auth/login", {
+        json: { email: "admin@example.com", password: "admin-password" },
+        ip: `203.0.113.${i}`,
+      });
+      assert.equal(answer.status, 200);
+      cookies.push(answer.headers.getSetCookie()[0].split(";")[0]);
+    }
+    let running = true;
+    const ended = new Set<string>();
+    const failures: string[] = [];
+    // Readers hammer both instances; any 200 for a session already ended is a failure.
+    const readers = [one, two].flatMap((app) =>
+      [0, 1].map(async () => {
+        while (running) {
+          for (const cookie of cookies) {
+            const wasEnded = ended.has(cookie);
+            const status = (await ask(app, "/auth/me", { cookie })).status;
+            if (wasEnded && status !== 401) {
+              failures.push(`${status} after the session ended`);
+            }
+          }
+          // In process, an answer known at once resolves in microtasks only: yield to the
+          // event loop as real clients' requests do, or timers (the write-lock retries) starve.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+      })
+    );
+    // Meanwhile other writes keep changing the database.
+    const writer = (async () => {
+      for (let n = 0; running; n++) {
+        await one.query("Notes").create({ text: `note ${n}` });
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    try {
+      for (const [i, cookie] of cookies.slice(0, 8).entries()) {
+        const answer = await ask(i % 2 ? one : two, "/auth/logout", {
+          method: "POST",
+          cookie,
+        });
+        assert.equal(answer.status, 200);
+        ended.add(cookie);
+        for (const app of [one, two]) {
+          assert.equal((await ask(app, "/auth/me", { cookie })).status, 401);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    } finally {
+      running = false;
+      await Promise.all([...readers, writer]);
+    }
+    assert.deepEqual(failures, []);
+    for (const cookie of cookies.slice(8)) {
+      assert.equal((await ask(two, "/auth/me", { cookie })).status, 200);
+    }
+  },
+  { shared: true },
+);

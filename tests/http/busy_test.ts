@@ -49,6 +49,37 @@ Deno.test("a write while another connection holds the write lock is 503 [sqlite]
   }
 });
 
+Deno.test("a write waits for a write lock without blocking the process, then succeeds [sqlite]", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "strata-busy-" });
+  const file = `${dir}/app.db`;
+  const app = await createApp({
+    root: fixturePath("api_app"),
+    database: file,
+    config: { ...config, database: { busyTimeout: "2s" } },
+  });
+  const other = new DatabaseSync(file);
+  try {
+    other.exec("begin immediate");
+    // The holder lives in this process: it can only release the lock if the waiting
+    // write leaves the event loop free (a synchronous busy wait would hold it for 2 s).
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    setTimeout(() => other.exec("commit"), 100);
+    const started = performance.now();
+    const response = await app.fetch(createAuthor());
+    const waited = performance.now() - started;
+    clearInterval(ticking);
+    assert.equal(response.status, 201);
+    await response.body?.cancel();
+    assert.ok(waited >= 90 && waited < 1500, `waited ${waited} ms`);
+    assert.ok(ticks >= 5, `the event loop ticked ${ticks} times`);
+  } finally {
+    other.close();
+    await app.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test({
   name: "a write blocked by a held lock is 503 [postgres]",
   ignore: !PG_URL,
