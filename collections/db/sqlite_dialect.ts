@@ -337,8 +337,9 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     // Outside a transaction, a statement refused for another connection's write lock (most
     // often `begin immediate`) is retried asynchronously; inside one it fails at once.
-    const retriable = !this.#db.isTransaction;
+    let retriable = false;
     try {
+      retriable = !this.#db.isTransaction;
       return Promise.resolve(this.#run<R>(compiledQuery));
     } catch (error) {
       if (retriable && isBusyError(error) && this.#busyTimeout > 0) {
