@@ -125,9 +125,21 @@ async function useCodePointOrder(
       and collation_name is distinct from 'C'`.execute(db);
   for (const { tbl, col } of rows) {
     if (!tables.has(tbl)) continue;
-    await sql`alter table ${sql.id(tbl)} alter column ${
-      sql.id(col)
-    } type text collate "C"`.execute(db);
+    // A column something else depends on (a view the app made over the table) cannot
+    // change its collation: it keeps the database's, and the boot goes on.
+    await sql`savepoint strata_collation`.execute(db);
+    try {
+      await sql`alter table ${sql.id(tbl)} alter column ${
+        sql.id(col)
+      } type text collate "C"`.execute(db);
+      await sql`release savepoint strata_collation`.execute(db);
+    } catch (error) {
+      await sql`rollback to savepoint strata_collation`.execute(db);
+      console.warn(
+        `Strata: ${tbl}.${col} keeps the database's collation, so text there may sort ` +
+          `differently from SQLite: ${(error as Error).message}`,
+      );
+    }
   }
 }
 

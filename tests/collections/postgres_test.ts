@@ -144,6 +144,30 @@ Deno.test({
       await check.db.destroy();
       assert.ok(rows.length >= 4, JSON.stringify(rows));
       for (const row of rows) assert.equal(row.collation, "C", row.col);
+      // A view over a column blocks changing its collation: the boot goes on without it.
+      const viewed = await openDatabase({ url: url.href });
+      await sql`alter table "Items" alter column "name" type text collate "default"`
+        .execute(viewed.db);
+      await sql`create view "ItemNames" as select "name" from "Items"`.execute(
+        viewed.db,
+      );
+      await viewed.db.destroy();
+      const warn = console.warn;
+      const warnings: string[] = [];
+      console.warn = (message: string) => void warnings.push(message);
+      try {
+        const reopened = await openDataLayer({
+          url: url.href,
+          collections,
+          locales: ["en", "de"],
+        });
+        assert.equal(await reopened.query("Items").count(), names.length);
+        await reopened.close();
+      } finally {
+        console.warn = warn;
+      }
+      assert.equal(warnings.length, 1, JSON.stringify(warnings));
+      assert.match(warnings[0], /Items\.name keeps the database's collation/);
     } finally {
       await sql`drop database ${sql.id(name)} with (force)`.execute(admin.db);
       await admin.db.destroy();
