@@ -13,7 +13,7 @@ import {
 } from "../wire/parse.ts";
 import type { ListPlan, PopulatePlan, ReadOnePlan } from "../wire/types.ts";
 import type { QueryBuilder } from "../query_builder.ts";
-import { ApiRequest, bodyObject, byUuid, isUuid } from "./request.ts";
+import { ApiRequest, bodyObject } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { populatePaths, reachedCollections } from "./plan_walk.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
@@ -171,10 +171,9 @@ export async function readRecord(event: StrataEvent): Promise<unknown> {
     grant,
     (ctx) => parseReadOneQuery(event.query, ctx),
   );
-  const uuid = event.params.uuid;
-  if (!isUuid(uuid)) throw notFound();
+  const byPath = request.recordWhere();
   const record = await shapeRead(
-    request.query(grant).where(byUuid(uuid)),
+    request.query(grant).where(byPath),
     grant,
     plan,
   ).findFirst();
@@ -197,9 +196,8 @@ export async function listTranslations(event: StrataEvent): Promise<unknown> {
   const grant = await request.authorize("read");
   if ("answer" in grant) return grant.answer;
   assertNoParams(event.query);
-  const uuid = event.params.uuid;
-  if (!isUuid(uuid)) throw notFound();
-  const record = await request.query(grant).where(byUuid(uuid)).select("UUID")
+  const byPath = request.recordWhere();
+  const record = await request.query(grant).where(byPath).select("UUID")
     .findFirst();
   if (!record) throw notFound();
   await narrowTranslations(request, grant, [record]);

@@ -11,6 +11,7 @@ import type { QueryBuilder } from "../query_builder.ts";
 import type { ReadPolicy } from "../read_policy.ts";
 import type { WhereFilter } from "../where.ts";
 import type { WireCollection, WireContext } from "../wire/types.ts";
+import { isUuid, normalizeUuid } from "../types/_checks.ts";
 import { type ApiHost, hostOf } from "./host.ts";
 import {
   type ApiCollection,
@@ -47,6 +48,17 @@ export class ApiRequest {
     this.host = hostOf(event);
     this.registry = apiRegistry(this.host);
     this.collection = this.registry.byPath.get(event.params.collection);
+  }
+
+  /**
+   * The `where` selecting the record the path's `[uuid]` names; anything but a UUID is the
+   * 404 of a missing record. Called after the access verdict, so a refused caller learns
+   * nothing from the path.
+   */
+  recordWhere(): WhereFilter {
+    const uuid = normalizeUuid(this.event.params.uuid);
+    if (!isUuid(uuid)) throw notFound();
+    return { UUID: uuid };
   }
 
   /** The collection, known to be translatable; otherwise the 404 of an unknown collection. */
@@ -158,24 +170,4 @@ export function bodyObject(body: DeferredBody): Record<string, unknown> {
     throw badRequest("The request body must be a JSON object");
   }
   return input as Record<string, unknown>;
-}
-
-/**
- * Whether `value` is a UUID in canonical form (the API answers 404 for anything else).
- *
- * @example
- * ```ts
- * import { isUuid } from "./request.ts";
- * isUuid("not-a-uuid"); // false
- * ```
- */
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
-    value,
-  );
-}
-
-/** The `where` selecting one record by UUID. */
-export function byUuid(uuid: string): WhereFilter {
-  return { UUID: uuid.toLowerCase() };
 }

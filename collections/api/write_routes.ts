@@ -13,7 +13,7 @@ import {
   parseWriteParams,
 } from "../wire/parse.ts";
 import { wireError } from "../wire/errors.ts";
-import { ApiRequest, bodyObject, byUuid, isUuid } from "./request.ts";
+import { ApiRequest, bodyObject } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
 
@@ -85,10 +85,9 @@ export async function updateRecord(event: StrataEvent): Promise<unknown> {
   if ("answer" in grant) return grant.answer;
   const params = parseWriteParams(event.query, request.wireContext(grant));
   const input = bodyObject(body);
-  const uuid = event.params.uuid;
-  if (!isUuid(uuid)) throw notFound();
+  const byPath = request.recordWhere();
   await loadLinkTargets(request, grant, input);
-  let builder = request.query(grant).where(byUuid(uuid));
+  let builder = request.query(grant).where(byPath);
   if (params.locale) builder = builder.locale(params.locale);
   const result = await builder.update(input, { writable: grant.scope.select });
   if (!result.ok) refused(result.errors);
@@ -109,9 +108,8 @@ export async function deleteRecord(event: StrataEvent): Promise<unknown> {
   const grant = await request.authorize("delete");
   if ("answer" in grant) return grant.answer;
   assertNoParams(event.query);
-  const uuid = event.params.uuid;
-  if (!isUuid(uuid)) throw notFound();
-  const result = await request.query(grant).where(byUuid(uuid)).delete();
+  const byPath = request.recordWhere();
+  const result = await request.query(grant).where(byPath).delete();
   if (result.records.length === 0) throw notFound();
   return null;
 }
@@ -175,9 +173,8 @@ export async function copyTranslation(event: StrataEvent): Promise<unknown> {
   if (body.error !== undefined) throw body.error;
   const source = sourceLocale(request, reach, body.input);
   if (source === target) throw wireError("sameLocale", "locale");
-  const uuid = event.params.uuid;
-  if (!isUuid(uuid)) throw notFound();
-  const record = await request.query(reach).where(byUuid(uuid)).locale(source)
+  const byPath = request.recordWhere();
+  const record = await request.query(reach).where(byPath).locale(source)
     .findFirst();
   if (!record) throw notFound();
   await narrowTranslations(request, reach, [record]);
@@ -201,7 +198,7 @@ export async function copyTranslation(event: StrataEvent): Promise<unknown> {
       Object.entries(values).filter(([key]) => allowed.has(key)),
     )
     : values;
-  const result = await request.query(write).where(byUuid(uuid)).locale(target)
+  const result = await request.query(write).where(byPath).locale(target)
     .update(input, { writable: allowed });
   if (!result.ok) refused(result.errors);
   if (result.records.length === 0) throw notFound();
@@ -223,9 +220,8 @@ export async function deleteTranslation(event: StrataEvent): Promise<unknown> {
   const grant = await request.authorize("delete");
   if ("answer" in grant) return grant.answer;
   const locale = targetLocale(request, grant, event.query);
-  const uuid = event.params.uuid;
-  if (!isUuid(uuid)) throw notFound();
-  const deleted = await request.query(grant).where(byUuid(uuid))
+  const byPath = request.recordWhere();
+  const deleted = await request.query(grant).where(byPath)
     .deleteTranslation(locale);
   if (!deleted) throw notFound();
   return null;
