@@ -8,40 +8,37 @@
 // process is gone at once. PostgreSQL reads the row on every request. When the app
 // registers `query:filter` hooks (which must see every read), or a User field is not a
 // plain column, the query builder is used.
-import { CompiledQuery } from "kysely";
-import {
-  type DirectReader,
-  directReader,
-} from "../collections/db/sqlite_dialect.ts";
+import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { App } from "../app/create_app.ts";
 import type { ResolvedField } from "../collections/resolve.ts";
 import {
   findSessionByHash,
   findUser,
-  SESSION_FIELDS,
+  SESSION_SELECTION,
   storedSession,
   storedUser,
+  userSelection,
 } from "./_store.ts";
-import { USER_FIELDS } from "./to_user.ts";
 import { SessionCache, type SessionWithUser } from "./_session_cache.ts";
 import { tokenHash } from "./_token.ts";
 import type { DataRecord } from "../collections/results.ts";
 
 interface Plan {
   readonly sql: string;
-  /** The column names of the select list, in order. */
+  /** The column aliases of the select list, in order. */
   readonly names: readonly string[];
   readonly sessionFields: readonly ResolvedField[];
   readonly userFields: readonly ResolvedField[];
 }
 
-const plans = new WeakMap<App, Plan | null>();
-const readers = new WeakMap<App, DirectReader | null>();
-const caches = new WeakMap<App, SessionCache>();
-
-function quote(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
+/** What an app's lookups need, settled on its first one. */
+interface Lookup {
+  /** `null` when the query builder must be used. */
+  readonly plan: Plan | null;
+  readonly cache: SessionCache;
 }
+
+const lookups = new WeakMap<App, Lookup>();
 
 function buildPlan(app: App): Plan | null {
   if (app.hooks("query:filter").length > 0) return null;
@@ -52,48 +49,39 @@ function buildPlan(app: App): Plan | null {
     fields: ReadonlyMap<string, ResolvedField>,
     names: readonly string[],
   ) => names.flatMap((name) => fields.get(name) ?? []);
-  const sessionFields = pick(sessions.fields, [
-    ...SESSION_FIELDS,
-    "passwordStamp",
-  ]);
-  const userFields = pick(users.fields, [...USER_FIELDS, "password"]);
+  const sessionFields = pick(sessions.fields, SESSION_SELECTION);
+  const userFields = pick(users.fields, userSelection(app));
   if (
     [...sessionFields, ...userFields].some((f) => f.storage !== "column")
   ) {
     return null;
   }
-  const columns = [
-    `s."UUID" as "s.UUID"`,
-    ...sessionFields.map((f) =>
-      `s.${quote(f.name)} as ${quote(`s.${f.name}`)}`
-    ),
-    `u."UUID" as "u.UUID"`,
-    ...userFields.map((f) => `u.${quote(f.name)} as ${quote(`u.${f.name}`)}`),
-  ];
-  const placeholder = app.data.dialect === "postgres" ? "$1" : "?";
   const names = [
     "s.UUID",
     ...sessionFields.map((f) => `s.${f.name}`),
     "u.UUID",
     ...userFields.map((f) => `u.${f.name}`),
   ];
-  return {
-    names,
-    sql: `select ${columns.join(", ")} from ${quote(sessions.table)} as s ` +
-      `left join ${quote(users.table)} as u on u."UUID" = s."user" ` +
-      `where s."tokenHash" = ${placeholder}`,
-    sessionFields,
-    userFields,
-  };
+  // Each column under its own alias (`s.user`), so the two tables' names cannot clash.
+  const columns: RawBuilder<unknown>[] = names.map((name) =>
+    sql`${sql.ref(name)} as ${sql.id(name)}`
+  );
+  const compiled = sql`select ${sql.join(columns)}
+    from ${sql.table(sessions.table)} as s
+    left join ${sql.table(users.table)} as u on ${sql.ref("u.UUID")} = ${
+    sql.ref("s.user")
+  }
+    where ${sql.ref("s.tokenHash")} = ${""}`.compile(app.data.db);
+  return { sql: compiled.sql, names, sessionFields, userFields };
 }
 
-function planOf(app: App): Plan | null {
-  let plan = plans.get(app);
-  if (plan === undefined) {
-    plan = buildPlan(app);
-    plans.set(app, plan);
+function lookupOf(app: App): Lookup {
+  let lookup = lookups.get(app);
+  if (!lookup) {
+    lookup = { plan: buildPlan(app), cache: new SessionCache() };
+    lookups.set(app, lookup);
   }
-  return plan;
+  return lookup;
 }
 
 /** The record whose UUID is at `values[at]` and whose fields follow it, in plan order. */
@@ -106,37 +94,9 @@ function pickRecord(
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i];
     const value = values[at + 1 + i];
-    record[field.name] = value === null || value === undefined
-      ? null
-      : field.fromDb
-      ? field.fromDb(value)
-      : value;
+    record[field.name] = field.fromDb ? field.fromDb(value) : value ?? null;
   }
   return record;
-}
-
-async function readerOf(app: App): Promise<DirectReader | null> {
-  let reader = readers.get(app);
-  if (reader === undefined) {
-    reader = app.data.dialect === "sqlite"
-      ? await directReader(app.data.db)
-      : null;
-    readers.set(app, reader);
-  }
-  return reader;
-}
-
-/** The row of `tokenHash` read through Kysely (busy connection, or not SQLite). */
-async function readRowQueued(
-  app: App,
-  plan: Plan,
-  tokenHash: string,
-): Promise<readonly unknown[] | undefined> {
-  const result = await app.data.executor().executeQuery<
-    Record<string, unknown>
-  >(CompiledQuery.raw(plan.sql, [tokenHash]));
-  const row = result.rows[0];
-  return row && plan.names.map((name) => row[name]);
 }
 
 /** The session and user of row `row` of the plan's statement. */
@@ -161,13 +121,17 @@ async function lookupWithBuilder(
   return { stored, owner: await findUser(app, stored.session.user) };
 }
 
+/** The lookup through Kysely (a busy connection, or not SQLite). */
 async function lookupQueued(
   app: App,
   plan: Plan,
   token: string,
 ): Promise<SessionWithUser | null> {
-  const row = await readRowQueued(app, plan, tokenHash(token));
-  return row ? fromRow(plan, row) : null;
+  const result = await app.data.executor().executeQuery<
+    Record<string, unknown>
+  >(CompiledQuery.raw(plan.sql, [tokenHash(token)]));
+  const row = result.rows[0];
+  return row ? fromRow(plan, plan.names.map((name) => row[name])) : null;
 }
 
 /**
@@ -178,18 +142,11 @@ export function lookupSession(
   app: App,
   token: string,
 ): SessionWithUser | null | Promise<SessionWithUser | null> {
-  const plan = planOf(app);
+  const { plan, cache } = lookupOf(app);
   if (!plan) return lookupWithBuilder(app, token);
-  const reader = readers.get(app);
-  if (reader === undefined) {
-    return readerOf(app).then(() => lookupSession(app, token));
-  }
+  const reader = app.data.reader;
   const version = reader?.version();
-  if (reader === null || version === undefined) {
-    return lookupQueued(app, plan, token);
-  }
-  let cache = caches.get(app);
-  if (!cache) caches.set(app, cache = new SessionCache());
+  if (!reader || version === undefined) return lookupQueued(app, plan, token);
   const hit = cache.get(version, token);
   if (hit) return hit;
   // The version was just taken, so the connection is free: this read cannot be refused.

@@ -30,6 +30,9 @@ export const SESSION_FIELDS = [
   "userAgent",
 ] as const;
 
+/** What a session lookup reads of a Sessions row (beside its UUID). */
+export const SESSION_SELECTION = [...SESSION_FIELDS, "passwordStamp"] as const;
+
 /** A Sessions row with the password stamp it was issued under. */
 export interface StoredSession {
   readonly session: Session;
@@ -64,7 +67,7 @@ export function passwordStamp(hash: unknown): string {
 const userSelections = new WeakMap<App, string[]>();
 
 /** The User-shape fields the app's Users collection has, plus `password`. */
-function userSelection(app: App): string[] {
+export function userSelection(app: App): string[] {
   let selection = userSelections.get(app);
   if (!selection) {
     const fields = app.data.collections.get("Users")?.fields;
@@ -94,7 +97,7 @@ export async function findSessionByHash(
 ): Promise<StoredSession | null> {
   const record = await app.query("Sessions")
     .where({ tokenHash })
-    .select(...SESSION_FIELDS, "passwordStamp")
+    .select(...SESSION_SELECTION)
     .findFirst();
   return record ? storedSession(record) : null;
 }

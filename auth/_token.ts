@@ -1,6 +1,6 @@
 // How a request presents its session token (cookie first, else Bearer), the cookies that
 // carry it and the hash it is stored under.
-import { createHash } from "node:crypto";
+import { sha256Base64UrlNow } from "../utils/_sha256.ts";
 
 /** A session token: base64url of 32 random bytes. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -75,11 +75,7 @@ export function clearedCookie(name: string): string {
   return `${name}=; ${ATTRIBUTES}; Max-Age=0`;
 }
 
-/**
- * The stored form of a token: its SHA-256 in base64url (as `sha256Base64Url` of
- * `utils/crypto.ts`), computed synchronously: on this path WebCrypto's asynchronous digest
- * costs more in scheduling than in hashing.
- */
+/** The stored form of a token: its SHA-256 in base64url. */
 export function tokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  return sha256Base64UrlNow(token);
 }

@@ -12,6 +12,7 @@ import type { CollectionDefinition } from "./define.ts";
 import { builtinFieldTypes, type FieldType } from "./field_types.ts";
 import { openDatabase, type SqlDialect } from "./db/open_database.ts";
 import { bootError } from "./db/busy.ts";
+import { type DirectReader, directReader } from "./db/sqlite_dialect.ts";
 import { resolveCollections, type ResolvedCollection } from "./resolve.ts";
 import { syncSchema } from "./schema_sync.ts";
 import { type MessageRenderer, renderDefaultMessage } from "./messages.ts";
@@ -72,6 +73,11 @@ export interface DataLayer {
   /** The current transaction's Kysely, or `db` outside a transaction. */
   // deno-lint-ignore no-explicit-any
   executor(): Kysely<any>;
+  /**
+   * Synchronous reads on the SQLite connection for the hottest statements (see
+   * {@link DirectReader}); `null` on PostgreSQL.
+   */
+  readonly reader: DirectReader | null;
   /** Closes the database. */
   close(): Promise<void>;
 }
@@ -160,6 +166,7 @@ export async function openDataLayer(
     throw bootError(error);
   }
   const now = options.now ?? Date.now;
+  const reader = dialect === "sqlite" ? await directReader(db) : null;
   const ctx: LayerContext = {
     db,
     dialect,
@@ -193,6 +200,7 @@ export async function openDataLayer(
     query: ctx.query,
     transaction: (fn) => ctx.transaction(fn),
     executor: ctx.executor,
+    reader,
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -22,6 +22,7 @@
 
 import { scrypt, timingSafeEqual } from "node:crypto";
 import { decodeBase64Url, encodeBase64Url } from "./_base64url.ts";
+import { sha256Base64UrlNow } from "./_sha256.ts";
 import {
   DEFAULT_PARAMS,
   maxmemFor,
@@ -326,10 +327,10 @@ export function randomToken(bytes = 32): string {
  * // "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0"
  * ```
  */
-export async function sha256Base64Url(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return encodeBase64Url(new Uint8Array(digest));
+export function sha256Base64Url(text: string): Promise<string> {
+  try {
+    return Promise.resolve(sha256Base64UrlNow(text));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
