@@ -37,13 +37,8 @@ export const SIGNED_OUT: ResolvedSession = Object.freeze({
   stamp: "",
 });
 
-/** A request's session resolution, kept on its event. */
-interface Slot {
-  /** The resolution once known. */
-  settled?: ResolvedSession;
-  /** The resolution while it is being read. */
-  resolution?: Promise<ResolvedSession>;
-}
+/** A request's session resolution, kept on its event: the promise while it is read. */
+type Slot = ResolvedSession | Promise<ResolvedSession>;
 
 // A symbol-keyed slot on the event rather than a WeakMap keyed by it: a WeakMap entry per
 // request costs the garbage collector more than the rest of the lookup.
@@ -116,27 +111,24 @@ function refuseCrossSite(
  * read without waiting, else a promise of it. Read from the database on first use and
  * remembered. Throws the CSRF 403 when a cookie session is used by a cross-site write.
  */
-export function requestSession(
+function requestSession(
   event: StrataEvent,
 ): ResolvedSession | Promise<ResolvedSession> {
   let slot = slotOf(event);
   if (!slot) {
     const loaded = load(event);
-    if (loaded instanceof Promise) {
-      const own: Slot = {
-        resolution: loaded.then((resolved) => {
-          if (slotOf(event) === own) own.settled = resolved;
-          return resolved;
-        }),
-      };
-      slot = own;
-    } else {
-      slot = { settled: loaded };
-    }
+    slot = loaded instanceof Promise
+      ? loaded.then((resolved) => {
+        // Kept unless the request replaced its session meanwhile.
+        if (slotOf(event) === slot) setSlot(event, resolved);
+        return resolved;
+      })
+      : loaded;
     setSlot(event, slot);
   }
-  if (slot.settled) return refuseCrossSite(event, slot.settled);
-  return slot.resolution!.then((resolved) => refuseCrossSite(event, resolved));
+  return slot instanceof Promise
+    ? slot.then((resolved) => refuseCrossSite(event, resolved))
+    : refuseCrossSite(event, slot);
 }
 
 /** `then(session)` on the request's session, synchronously when it is known at once. */
@@ -160,12 +152,13 @@ export function setRequestSession(
   event: StrataEvent,
   resolved: ResolvedSession,
 ): void {
-  setSlot(event, { settled: resolved });
+  setSlot(event, resolved);
 }
 
 /** The session of `event` if it was already resolved, without waiting or reading. */
 export function settledRequestSession(
   event: StrataEvent,
 ): ResolvedSession | undefined {
-  return slotOf(event)?.settled;
+  const slot = slotOf(event);
+  return slot instanceof Promise ? undefined : slot;
 }
