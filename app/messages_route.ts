@@ -6,26 +6,41 @@
  */
 import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
 import { badRequest, notFound } from "../router/errors.ts";
-import type { RequestEvent } from "../router/request_event.ts";
+import { contentVersion, etagMatches } from "../router/etag.ts";
 import { canonicalLanguage } from "../i18n/language.ts";
 import type { AppMessages } from "./messages.ts";
+import { useApp } from "./ambient.ts";
 
-async function etagOf(body: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(body),
-  );
-  const hex = [...new Uint8Array(digest).slice(0, 12)]
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `"${hex}"`;
+/** An answered group: its body and entity tag. */
+interface Answer {
+  readonly body: string;
+  readonly etag: string;
 }
 
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  return header.split(",").some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === "*" || trimmed === etag || trimmed === `W/${etag}`;
-  });
+/** Groups answered per catalog are kept: the catalog never changes after boot. */
+const answers = new WeakMap<AppMessages, Map<string, Answer | null>>();
+
+/** Distinct (group, language) pairs kept per app; the URL picks them, so they are capped. */
+const MAX_ANSWERS = 512;
+
+function answerOf(
+  messages: AppMessages,
+  group: string,
+  language: string,
+): Answer | null {
+  let cache = answers.get(messages);
+  if (!cache) answers.set(messages, cache = new Map());
+  const key = `${group}\u0000${language}`;
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    const keys = messages.translator.group(group, language);
+    const body = JSON.stringify(keys);
+    answer = Object.keys(keys).length === 0
+      ? null
+      : { body, etag: `"${contentVersion(body)}"` };
+    if (cache.size < MAX_ANSWERS) cache.set(key, answer);
+  }
+  return answer;
 }
 
 /**
@@ -38,21 +53,17 @@ function matchesEtag(header: string | null, etag: string): boolean {
  * defineLayer({ name: "messages", routes: { "messages/[group]/[language].get.ts": messagesRoute } });
  * ```
  */
-export const messagesRoute: HandlerDefinition = defineHandler(async (event) => {
-  const messages =
-    ((event as RequestEvent).owner as { messages: AppMessages }).messages;
+export const messagesRoute: HandlerDefinition = defineHandler((event) => {
   const language = canonicalLanguage(event.params.language);
   if (!language) throw badRequest("Malformed language tag");
-  const group = messages.translator.group(event.params.group, language);
-  if (Object.keys(group).length === 0) throw notFound();
-  const body = JSON.stringify(group);
-  const etag = await etagOf(body);
-  event.headers.set("etag", etag);
+  const answer = answerOf(useApp().messages, event.params.group, language);
+  if (!answer) throw notFound();
+  event.headers.set("etag", answer.etag);
   event.headers.set("cache-control", "no-cache");
-  if (matchesEtag(event.request.headers.get("if-none-match"), etag)) {
+  if (etagMatches(event.request.headers.get("if-none-match"), answer.etag)) {
     return new Response(null, { status: 304 });
   }
-  return new Response(body, {
+  return new Response(answer.body, {
     headers: { "content-type": "application/json" },
   });
 });

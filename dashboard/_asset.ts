@@ -1,7 +1,7 @@
 // Static assets answered with a strong ETag, 304 on a matching
 // If-None-Match, and long caching when the URL carries the content version.
-import { createHash } from "node:crypto";
 import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
+import { contentVersion, etagMatches } from "../router/etag.ts";
 
 /** A handler serving one string asset, and the version its URL may carry. */
 export interface AssetRoute {
@@ -17,39 +17,6 @@ export interface AssetRoute {
 export const REVALIDATE = "no-cache";
 /** For a URL whose `?v=` names this exact content. */
 export const IMMUTABLE = "public, max-age=31536000, immutable";
-
-/**
- * A short, URL-safe hash of `text`.
- *
- * @example
- * ```ts
- * import { contentVersion } from "./_asset.ts";
- * contentVersion("body { margin: 0 }"); // 16 base64url characters
- * ```
- */
-export function contentVersion(text: string): string {
-  return createHash("sha256").update(text).digest("base64url").slice(0, 16);
-}
-
-/**
- * Whether an `If-None-Match` header matches `etag`, by the weak comparison
- * RFC 9110 prescribes for it (`W/` prefixes are ignored; `*` matches).
- *
- * @example
- * ```ts
- * import { etagMatches } from "./_asset.ts";
- * etagMatches('W/"abc", "def"', '"abc"'); // true
- * etagMatches(null, '"abc"'); // false
- * ```
- */
-export function etagMatches(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  const own = etag.replace(/^W\//, "");
-  return header.split(",").some((candidate) => {
-    const tag = candidate.trim();
-    return tag === "*" || tag.replace(/^W\//, "") === own;
-  });
-}
 
 /**
  * Builds the route serving `body` as `contentType`.
