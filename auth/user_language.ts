@@ -6,6 +6,7 @@
  * @module
  */
 import { hook, type HookRegistration } from "../app/hooks.ts";
+import { USER_LANGUAGE_HOOK } from "../app/messages.ts";
 import type { StrataEvent } from "../router/event.ts";
 import { settledRequestSession } from "./_resolve.ts";
 
@@ -18,7 +19,7 @@ import { settledRequestSession } from "./_resolve.ts";
  * ```
  */
 export const userLanguageHook: HookRegistration = hook(
-  "messages:user-language",
+  USER_LANGUAGE_HOOK,
   (event: StrataEvent) =>
     settledRequestSession(event)?.user?.dashboardLanguage ?? null,
 );

@@ -11,7 +11,7 @@ import { HTTPError, serviceUnavailable } from "./errors.ts";
 import { runWithEventArg } from "./event.ts";
 import type { HandlerFunction } from "./handler.ts";
 import { RequestEvent } from "./request_event.ts";
-import { errorResponse, resultToResponse } from "./result.ts";
+import { errorResponse, JSON_HEADERS, resultToResponse } from "./result.ts";
 import { canonicalizePath } from "./canonical_path.ts";
 import type { RouteTrie } from "./trie.ts";
 
@@ -96,10 +96,6 @@ function allowHeader(allowed: readonly string[]): HeadersInit {
 
 /** Distinct `Accept-Language` values whose 404 answer is kept. */
 const MAX_CACHED_LANGUAGES = 64;
-
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  "content-type": "application/json",
-});
 
 /** A translated error and, when it carries no headers of its own, its rendered body. */
 interface LocalizedError {
@@ -188,24 +184,20 @@ class CoarseClock {
 
 const coarseClock = new CoarseClock();
 
-/** `promise`, or a rejection with `error()` once `ms` have passed, whichever comes first. */
-function withTimeout<T>(
-  promise: PromiseLike<T>,
-  ms: number,
-  error: () => unknown,
-): Promise<T> {
+/** `promise`, or the timeout 503 once `ms` have passed, whichever comes first. */
+function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
   if (ms === Infinity) return Promise.resolve(promise);
   return new Promise<T>((resolve, reject) => {
     let settle: () => void;
     if (ms >= COARSE_FROM_MS) {
       const deadline: Deadline = {
         at: performance.now() + ms,
-        expire: () => reject(error()),
+        expire: () => reject(timeoutError()),
       };
       coarseClock.add(deadline);
       settle = () => coarseClock.delete(deadline);
     } else {
-      const timer = setTimeout(() => reject(error()), ms);
+      const timer = setTimeout(() => reject(timeoutError()), ms);
       settle = () => clearTimeout(timer);
     }
     promise.then((value) => {
@@ -241,14 +233,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const misses = new Map<string, LocalizedError>();
 
   const trackWaitUntil = (promise: Promise<unknown>, timeout: number) => {
-    const bounded = withTimeout(
-      promise,
-      timeout,
-      () =>
-        serviceUnavailable("The request took too long", undefined, {
-          messageKey: "errors.handlerTimeout",
-        }),
-    ).catch((error) => logError(error, undefined));
+    const bounded = withTimeout(promise, timeout).catch((error) =>
+      logError(error, undefined)
+    );
     pending.add(bounded);
     bounded.finally(() => pending.delete(bounded));
   };
@@ -344,7 +331,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return withTimeout(
       Promise.resolve(answer).then((value) => respond(value, event)),
       route.handlerTimeout,
-      timeoutError,
     ).catch((error) => fail(error, request, event));
   }
 

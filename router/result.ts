@@ -8,7 +8,8 @@ import { HTTPError } from "./errors.ts";
 const JSON_TYPE = "application/json";
 const HTML_TYPE = "text/html; charset=utf-8";
 const BINARY_TYPE = "application/octet-stream";
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+/** The headers of a JSON answer with no others (shared, frozen). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": JSON_TYPE,
 });
 

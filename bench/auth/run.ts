@@ -11,6 +11,7 @@
  */
 import { BENCH_USER, bootBenchApp } from "./_app.ts";
 import {
+  DURATION,
   loadDescription,
   QUICK,
   ROUNDS,
@@ -19,18 +20,17 @@ import {
   threadCpu,
   wrk,
 } from "../_load.ts";
-import { type BenchReport, type Comparison, printReport } from "../_report.ts";
+import {
+  type BenchReport,
+  type Comparison,
+  median,
+  printReport,
+} from "../_report.ts";
 
 const LOGINS = Number(Deno.env.get("BENCH_LOGINS") ?? (QUICK ? "5" : "25"));
 const CONNECTIONS = 32;
 const PORT = 8790;
 const SERVER = new URL("./server.ts", import.meta.url);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /** Median in-process login times for a wrong password and an unknown email. */
 async function loginTimes(database: string): Promise<Comparison> {
@@ -162,9 +162,7 @@ export async function authBench(): Promise<BenchReport> {
     let anonymous = 0, authenticated = 0, idle = 0, busy = 0, logins = 0;
     let oneRead = 0, sameRequest = 0;
     let idleCpu = { main: 0, others: 0 }, busyCpu = { main: 0, others: 0 };
-    const seconds = Number.parseFloat(
-      Deno.env.get("BENCH_DURATION") ?? (QUICK ? "1s" : "5s"),
-    );
+    const seconds = Number.parseFloat(DURATION);
     for (let round = 0; round < ROUNDS; round++) {
       anonymous = Math.max(anonymous, await wrk(url("/anonymous"), load));
       authenticated = Math.max(authenticated, await wrk(url("/auth/me"), me));

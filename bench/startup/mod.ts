@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { median } from "../_report.ts";
 import { createApp } from "../../mod.ts";
 import { generateApp } from "./_generate.ts";
 
@@ -59,17 +60,12 @@ export interface StartupBenchResult {
 export const STARTUP_TARGET_MS = 150;
 
 function row(name: string, samples: number[]): StartupRow {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2
-    ? sorted[mid]
-    : (sorted[mid - 1] + sorted[mid]) / 2;
   return {
     name,
-    median,
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-    runs: sorted.length,
+    median: median(samples),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    runs: samples.length,
   };
 }
 
