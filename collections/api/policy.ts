@@ -12,6 +12,7 @@ import {
 } from "../../router/errors.ts";
 import type { StrataEvent } from "../../router/event.ts";
 import type { WhereFilter } from "../where.ts";
+import type { ReadPolicy } from "../read_policy.ts";
 import type { ApiHost } from "./host.ts";
 import type { ApiCollection } from "./registry.ts";
 import { apiRegistry } from "./registry.ts";
@@ -262,6 +263,25 @@ export async function authorizeOperation(
 
 /** What the caller may read of a collection reached through populate or `has`. */
 export type TargetPolicy = false | Scope;
+
+/**
+ * The read policy of a query on `root` under `rootScope`, with `targets` deciding every other
+ * collection it reaches (a collection linking to itself answers under `rootScope`). A scope
+ * is itself the rule the data layer applies (its `where` and `select`).
+ *
+ * @example
+ * ```ts ignore
+ * const policy = scopedReadPolicy("Posts", grant.scope, targets);
+ * policy("Authors"); // the Authors read scope, false, or undefined
+ * ```
+ */
+export function scopedReadPolicy(
+  root: string,
+  rootScope: Scope,
+  targets: ReadonlyMap<string, TargetPolicy>,
+): ReadPolicy {
+  return (name) => name === root ? rootScope : targets.get(name);
+}
 
 const targetPolicies = new WeakMap<
   StrataEvent,

@@ -22,7 +22,7 @@ import type { ApiOperation } from "./exposure.ts";
 import {
   authorizeOperation,
   type Grant,
-  type Scope,
+  scopedReadPolicy,
   type TargetPolicy,
   targetReadPolicy,
 } from "./policy.ts";
@@ -115,16 +115,16 @@ export class ApiRequest {
 
   /** The fields a caller may reach in `name` under `scope` for the root and loaded targets. */
   wireContext(grant: Grant): WireContext {
-    const root = grant.collection.name;
+    const policy = this.readPolicy(grant);
     return {
       collection: grant.collection.wire,
       collectionByName: (name: string): WireCollection | undefined =>
         this.registry.byName.get(name)?.wire,
       reachable: (name: string) => {
-        const scope = name === root ? grant.scope : this.#targets.get(name);
-        if (scope === undefined) return undefined;
-        if (scope === false) return new Set<string>();
-        return scope.select;
+        const rule = policy(name);
+        if (rule === undefined) return undefined;
+        if (rule === false) return new Set<string>();
+        return rule.select;
       },
       guards: this.registry.guards,
       locales: this.registry.locales,
@@ -132,20 +132,14 @@ export class ApiRequest {
   }
 
   /** The read policy the data layer applies to every collection a query touches. */
-  readPolicy(grant: Grant, rootScope: Scope = grant.scope): ReadPolicy {
-    const root = grant.collection.name;
-    return (name: string) => {
-      const scope = name === root ? rootScope : this.#targets.get(name);
-      if (scope === undefined) return undefined;
-      if (scope === false) return false;
-      return { where: scope.where, select: scope.select };
-    };
+  readPolicy(grant: Grant): ReadPolicy {
+    return scopedReadPolicy(grant.collection.name, grant.scope, this.#targets);
   }
 
   /** A builder on the request's collection under `grant`'s policy. */
-  query(grant: Grant, rootScope?: Scope): QueryBuilder {
+  query(grant: Grant): QueryBuilder {
     return this.host.data.query(grant.collection.name).withPolicy(
-      this.readPolicy(grant, rootScope),
+      this.readPolicy(grant),
     );
   }
 

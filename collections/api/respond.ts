@@ -37,21 +37,21 @@ export function applySelectScopes(
   grant: Grant,
   records: readonly DataRecord[],
   populate: readonly PopulatePlan[],
-  rootScope: Scope = grant.scope,
 ): void {
-  const policy = request.readPolicy(grant, rootScope);
+  const policy = request.readPolicy(grant);
   const walk = (
     collection: string,
     list: readonly DataRecord[],
     plans: readonly PopulatePlan[],
   ) => {
     const scope = policy(collection);
+    const fields = request.registry.byName.get(collection)?.resolved.fields;
+    const targets = plans.map((plan) => fields?.get(plan.field)?.target);
     for (const record of list) {
-      for (const plan of plans) {
-        const target = request.registry.byName.get(collection)?.resolved.fields
-          .get(plan.field)?.target;
+      plans.forEach((plan, i) => {
+        const target = targets[i];
+        if (!target) return;
         const value = record[plan.field];
-        if (!target) continue;
         const nested = Array.isArray(value)
           ? value
           : value && typeof value === "object"
@@ -62,8 +62,8 @@ export function applySelectScopes(
           nested.filter((v) => v && typeof v === "object") as DataRecord[],
           plan.populate,
         );
-      }
-      stripUnscoped(record, scope === false ? undefined : scope);
+      });
+      stripUnscoped(record, scope);
     }
   };
   walk(grant.collection.name, records, populate);
@@ -82,8 +82,8 @@ export async function narrowTranslations(
   request: ApiRequest,
   grant: Grant,
   records: readonly DataRecord[],
-  scope: Scope = grant.scope,
 ): Promise<void> {
+  const scope = grant.scope;
   const collection = grant.collection;
   if (!collection.translatable || !scope.where || records.length === 0) return;
   if (!touchesTranslatable(scope.where, collection.translatableFields)) return;

@@ -6,11 +6,15 @@
  */
 import type { StrataEvent } from "../../router/event.ts";
 import type { QueryBuilder } from "../query_builder.ts";
-import type { ReadPolicy } from "../read_policy.ts";
 import type { ApiHost } from "./host.ts";
 import type { ApiOperation } from "./exposure.ts";
 import { apiRegistry } from "./registry.ts";
-import { authorizeOperation, type Scope, targetReadPolicy } from "./policy.ts";
+import {
+  authorizeOperation,
+  type Scope,
+  scopedReadPolicy,
+  targetReadPolicy,
+} from "./policy.ts";
 
 /** Collections reachable from `root` through at most `depth` relation steps. */
 function linkedCollections(
@@ -86,14 +90,9 @@ export async function scopedQuery(
     [...linkedCollections(host, collection, registry.guards.maxPopulateDepth)]
       .filter((name) => name !== collection),
   );
-  // A collection linking to itself answers under the operation's own scope.
-  const policy: ReadPolicy = (name) => {
-    const rule = name === collection ? scope : targets.get(name);
-    if (rule === undefined) return undefined;
-    if (rule === false) return false;
-    return { where: rule.where, select: rule.select };
-  };
-  let builder = host.data.query(collection).withPolicy(policy);
+  let builder = host.data.query(collection).withPolicy(
+    scopedReadPolicy(collection, scope, targets),
+  );
   if (operation === "read") {
     if (scope.select) builder = builder.select(...scope.select);
     if (scope.limit !== undefined) builder = builder.limit(scope.limit);
