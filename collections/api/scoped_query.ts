@@ -8,7 +8,11 @@ import type { StrataEvent } from "../../router/event.ts";
 import type { QueryBuilder } from "../query_builder.ts";
 import type { ApiHost } from "./host.ts";
 import type { ApiOperation } from "./exposure.ts";
-import { apiRegistry } from "./registry.ts";
+import {
+  type ApiCollection,
+  type ApiRegistry,
+  apiRegistry,
+} from "./registry.ts";
 import {
   authorizeOperation,
   type Scope,
@@ -16,16 +20,22 @@ import {
   targetReadPolicy,
 } from "./policy.ts";
 
-/** Collections reachable from `root` through at most `depth` relation steps. */
+/** Per registry entry: the other collections it reaches, computed on first use. */
+const linked = new WeakMap<ApiCollection, readonly string[]>();
+
+/**
+ * The collections other than `root` reachable from it through at most `depth` relation
+ * steps. The schema is fixed at boot, so this is computed once per collection.
+ */
 function linkedCollections(
-  host: ApiHost,
-  root: string,
-  depth: number,
-): Set<string> {
-  const registry = apiRegistry(host);
+  registry: ApiRegistry,
+  root: ApiCollection,
+): readonly string[] {
+  let names = linked.get(root);
+  if (names) return names;
   const found = new Set<string>();
-  let frontier = [root];
-  for (let step = 0; step < depth; step++) {
+  let frontier = [root.name];
+  for (let step = 0; step < registry.guards.maxPopulateDepth; step++) {
     const next: string[] = [];
     for (const name of frontier) {
       for (const field of registry.byName.get(name)?.resolved.fieldList ?? []) {
@@ -37,7 +47,10 @@ function linkedCollections(
     }
     frontier = next;
   }
-  return found;
+  found.delete(root.name);
+  names = [...found];
+  linked.set(root, names);
+  return names;
 }
 
 async function targetPolicies(
@@ -87,8 +100,7 @@ export async function scopedQuery(
   const targets = await targetPolicies(
     host,
     event,
-    [...linkedCollections(host, collection, registry.guards.maxPopulateDepth)]
-      .filter((name) => name !== collection),
+    entry ? linkedCollections(registry, entry) : [],
   );
   let builder = host.data.query(collection).withPolicy(
     scopedReadPolicy(collection, scope, targets),
