@@ -50,7 +50,7 @@ export interface ResolvedField {
   /** A default exists. */
   readonly hasDefault: boolean;
   /** Where the value lives (see {@link FieldStorageKind}). */
-  readonly storage: "column" | "translation" | "junction";
+  readonly storage: FieldStorageKind;
   /** SQL column type (`null` for junction fields). */
   readonly columnType: string | null;
   /** Target collection of `record` / `records`. */

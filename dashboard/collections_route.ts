@@ -6,21 +6,19 @@
  * @module
  */
 import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
-import { HTTPError } from "../router/errors.ts";
 import type { StrataEvent } from "../router/event.ts";
 import type { ResolvedField } from "../collections/resolve.ts";
 import type { FieldKind } from "../collections/where.ts";
-import type { ApiHost } from "../collections/api/host.ts";
 import { hostOf } from "../collections/api/host.ts";
 import {
   type ApiCollection,
   apiRegistry,
 } from "../collections/api/registry.ts";
 import {
-  authorizeOperation,
   guardRefusal,
   resolvePrincipal,
   type Scope,
+  targetReadPolicy,
 } from "../collections/api/policy.ts";
 import type { Principal } from "../collections/api/principal.ts";
 import { requireUser } from "../auth/user.ts";
@@ -112,24 +110,6 @@ function passesGuard(
     guardRefusal(collection, operation, principal) === undefined;
 }
 
-/** The read scope of the caller, or `undefined` when they may not read. */
-async function readScope(
-  host: ApiHost,
-  collection: ApiCollection,
-  event: StrataEvent,
-): Promise<Scope | undefined> {
-  try {
-    const outcome = await authorizeOperation(host, collection, "read", {
-      runMiddleware: false,
-      event,
-    });
-    return outcome.granted ? outcome.grant.scope : undefined;
-  } catch (error) {
-    if (error instanceof HTTPError) return undefined;
-    throw error;
-  }
-}
-
 /**
  * Describes every collection the caller of `event` may read through the
  * collections API, sorted by name. Reading is decided by the API's own policy
@@ -152,8 +132,8 @@ export async function readableCollections(
   const out: DashboardCollection[] = [];
   for (const collection of registry.byName.values()) {
     if (!collection.exposure.read) continue;
-    const scope = await readScope(host, collection, event);
-    if (scope === undefined) continue;
+    const scope = await targetReadPolicy(host, event, collection.name, false);
+    if (scope === false) continue;
     const fields = collection.resolved.fieldList
       .filter((field) => field.name !== "UUID" && !field.name.startsWith("_"))
       .map((field) => describeField(field, scope))
