@@ -114,13 +114,8 @@ export function createAppMessages(
       request: Request,
       event?: StrataEvent,
     ): HTTPError {
-      const code = typeof error.data?.code === "string"
-        ? error.data.code
-        : undefined;
       const key = error.messageKey ??
-        (code && error.status === 400 && has(`query.${code}`)
-          ? `query.${code}`
-          : error.message === HTTPError.defaultMessage(error.status)
+        (error.message === HTTPError.defaultMessage(error.status)
           ? `errors.${STATUS_KEYS[error.status]}`
           : undefined);
       if (!key || !has(key)) return error;

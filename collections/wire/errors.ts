@@ -83,6 +83,7 @@ export function wireError(
 ): HTTPError {
   return new HTTPError(400, message ?? DEFAULT_MESSAGES[code], {
     data: { code, path },
+    messageKey: `query.${code}`,
   });
 }
 
