@@ -110,11 +110,13 @@ export {
 } from "./collections/where.ts";
 export type { RouteSegment } from "./router/route_path.ts";
 export type {
+  FieldStorageKind,
   IncomingReference,
   ResolvedCollection,
   ResolvedField,
   ResolvedIndex,
 } from "./collections/resolve.ts";
+export type { DirectReader } from "./collections/db/sqlite_dialect.ts";
 export type { AppMessages } from "./app/messages.ts";
 export type {
   CollectionReadRule,

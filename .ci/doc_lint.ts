@@ -2,13 +2,11 @@
 // type that references a type of an npm package (Kysely) as "private" when node_modules is local
 // (denoland/deno#27364; the fix skips only non-file: modules, and nodeModulesDir "auto" makes npm
 // types file: modules). Every other diagnostic fails the step.
-const entries = [
-  "mod.ts",
-  "auth/mod.ts",
-  "utils/crypto.ts",
-  "testing/mod.ts",
-  "cli/mod.ts",
-];
+// The package's entry points, as deno.json exports them.
+const config = JSON.parse(await Deno.readTextFile("deno.json")) as {
+  exports: Record<string, string>;
+};
+const entries = Object.values(config.exports);
 const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
   args: ["doc", "--lint", ...entries],
   env: { NO_COLOR: "1" },
