@@ -7,7 +7,17 @@ import { currentEvent, useEvent } from "../router/event.ts";
 import type { RequestEvent } from "../router/request_event.ts";
 import type { App } from "./create_app.ts";
 import type { ResolvedConfig } from "./config.ts";
-import type { QueryBuilder } from "../collections/query_builder.ts";
+import {
+  changesOf,
+  type ChangesOptions,
+} from "../collections/changes/iterate.ts";
+import type { ChangeEvent } from "../collections/changes/log.ts";
+import type { AnyCollectionDefinition } from "../collections/typed.ts";
+import type {
+  CollectionName,
+  QueryFor,
+  TypedQuery,
+} from "../collections/typed_query.ts";
 
 /**
  * The app handling the current request; throws outside a request.
@@ -45,8 +55,11 @@ export function useConfig(): ResolvedConfig {
 }
 
 /**
- * A query builder on `collection` of the app handling the current request. Trusted and
+ * A query builder on a collection of the app handling the current request. Trusted and
  * unscoped: use `queryScoped` from `@strata/strata/auth` to apply the collections API policy.
+ * Given the definition (`query(Posts)`), it is typed by the definition's fields; given a name,
+ * it is typed through the registry `strata types` generates (an unknown name is then a type
+ * error), and untyped without one.
  *
  * @example
  * ```ts
@@ -56,8 +69,23 @@ export function useConfig(): ResolvedConfig {
  * );
  * ```
  */
-export function query(collection: string): QueryBuilder {
-  return useApp().query(collection);
+export function query<C extends AnyCollectionDefinition>(
+  definition: C,
+): TypedQuery<C>;
+/**
+ * A query builder on collection `collection` (see the definition overload).
+ *
+ * @example
+ * ```ts
+ * import { defineHandler, query } from "@strata/strata";
+ * export default defineHandler(() => query("Posts").count());
+ * ```
+ */
+export function query<N extends CollectionName>(collection: N): QueryFor<N>;
+export function query(
+  collection: string | AnyCollectionDefinition,
+): unknown {
+  return useApp().query(collection as string);
 }
 
 /**
@@ -84,4 +112,34 @@ export function translate(
     params,
     messages.languages(event.request, event),
   );
+}
+
+/**
+ * Committed changes of some collections of the app handling the current request, as an async
+ * iterator: the changes after `since` (as far as the change log keeps them), then live ones as
+ * they commit on any instance, until `signal` aborts or the loop breaks. Trusted and unscoped.
+ *
+ * @example
+ * ```ts
+ * // api/orders/feed.get.ts: a route streaming its own SSE
+ * import { changes, defineHandler } from "@strata/strata";
+ * export default defineHandler((event) => {
+ *   const stop = new AbortController();
+ *   const feed = changes({ collections: ["Orders"], signal: stop.signal });
+ *   const body = new ReadableStream<Uint8Array>({
+ *     async pull(controller) {
+ *       const { value, done } = await feed.next();
+ *       if (done) return controller.close();
+ *       controller.enqueue(new TextEncoder().encode(`id: ${value.seq}\ndata: ${JSON.stringify(value)}\n\n`));
+ *     },
+ *     cancel: () => stop.abort(),
+ *   });
+ *   return new Response(body, { headers: { "content-type": "text/event-stream" } });
+ * });
+ * ```
+ */
+export function changes(
+  options: ChangesOptions,
+): AsyncGenerator<ChangeEvent, void, undefined> {
+  return changesOf(useApp().data, options);
 }

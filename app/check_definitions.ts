@@ -63,3 +63,30 @@ export function withCollectionSource(
   }
   return error;
 }
+
+/**
+ * Throws, naming the role's file, for a capability under `collection.<Name>.` whose
+ * collection no layer defines (a typo such as `collection.Notez.*` would grant nothing).
+ *
+ * @example
+ * ```ts ignore
+ * checkRoleCapabilities(merged);
+ * ```
+ */
+export function checkRoleCapabilities(merged: MergedLayers): void {
+  for (const [role, definition] of merged.roles) {
+    for (const capability of definition.capabilities) {
+      const [prefix, collection] = capability.split(".");
+      if (
+        prefix !== "collection" || collection === undefined ||
+        collection === "*" || Object.hasOwn(merged.collections, collection)
+      ) continue;
+      const source = merged.roleSources.get(role) ?? role;
+      throw new Error(
+        `${source}: capability "${capability}" names collection "${collection}", which no layer defines; fix the name (collections: ${
+          Object.keys(merged.collections).sort().join(", ") || "none"
+        })`,
+      );
+    }
+  }
+}

@@ -10,6 +10,14 @@ import {
   type Size,
 } from "../router/limits.ts";
 import type { Layer } from "./layer.ts";
+import { clientResolver, type TrustProxy } from "../router/forwarded.ts";
+import { checkDatabaseUrl, resolveDatabaseUrl } from "./database_url.ts";
+import { dirname } from "node:path";
+import {
+  type MailConfig,
+  type MailSettings,
+  resolveMailSettings,
+} from "../mail/settings.ts";
 
 /** Folders of a layer, relative to its root. */
 export interface DirsConfig {
@@ -25,6 +33,8 @@ export interface DirsConfig {
   messages?: string;
   /** Hook registrations. Default `hooks`. */
   hooks?: string;
+  /** Webhook definitions. Default `webhooks`. */
+  webhooks?: string;
 }
 
 /** Limits on queries that arrive over HTTP (DESIGN.md §6). */
@@ -47,10 +57,81 @@ export interface QueryGuardsConfig {
   maxValueBytes?: number;
   /** Largest `like`/`contains` pattern in bytes (default 512). */
   maxPatternBytes?: number;
+  /** Most `like`/`contains`/`startsWith`/`endsWith` conditions in one filter (default 8). */
+  maxPatterns?: number;
+  /** Most bytes of all patterns of one filter together (default 1024). */
+  maxPatternBytesTotal?: number;
+  /** Largest `search` text in bytes (default 256). */
+  maxSearchBytes?: number;
   /** Most rows of an unpaged list; a larger `limit` is lowered to it (default 2000). */
   maxLimit?: number;
   /** Largest `perPage`; a larger one is lowered to it (default 500). */
   maxPerPage?: number;
+}
+
+/** Where uploaded files are stored. */
+export type StorageConfig =
+  | {
+    /** A folder (relative to the app's root); the default. */
+    driver: "fs";
+    /** Default `.data/uploads`. */
+    dir?: string;
+  }
+  | {
+    /** Any S3-compatible service (SigV4). */
+    driver: "s3";
+    /** The bucket. */
+    bucket: string;
+    /** The service's URL, e.g. `https://s3.eu-central-1.amazonaws.com`. */
+    endpoint: string;
+    /** The signing region. Default `us-east-1`. */
+    region?: string;
+    /** The access key. */
+    accessKeyId: string;
+    /** The secret key. */
+    secretAccessKey: string;
+    /** Path-style URLs (`endpoint/bucket/key`), as most S3-compatible servers want. Default true. */
+    forcePathStyle?: boolean;
+  };
+
+/** The `uploads` section (see docs/files.md). */
+export interface UploadsConfig {
+  /** The largest `maxSize` a file field may name. Default `100mb`. */
+  maxSize?: Size;
+  /** Unattached uploads older than this are deleted. Default `1d`. */
+  orphanTtl?: Duration;
+  /** How often the sweeper runs on each instance. Default `1m`. */
+  sweepInterval?: Duration;
+  /** The key private file links are signed with (required when `STRATA_ENV=production`). */
+  secret?: string;
+  /** Lifetime of a signed link. Default `1h`. */
+  signedUrlMaxAge?: Duration;
+  /** The widths image variants are made in. Default `[64,128,256,320,640,960,1280,1920]`. */
+  imageWidths?: readonly number[];
+  /** Larger images are refused at upload. Default 50,000,000 pixels. */
+  maxImagePixels?: number;
+  /** Where files are stored. Default `{ driver: "fs", dir: ".data/uploads" }`. */
+  storage?: StorageConfig;
+}
+
+/** The `uploads` section with defaults filled, sizes in bytes and durations in ms. */
+export interface ResolvedUploadsConfig {
+  /** The largest `maxSize` a field may name, in bytes. */
+  readonly maxSize: number;
+  /** Age in ms after which an unattached upload is deleted. */
+  readonly orphanTtl: number;
+  /** Sweeper period in ms. */
+  readonly sweepInterval: number;
+  /** The configured signing secret, or `null` (then one is kept in the database). */
+  readonly secret: string | null;
+  /** Signed link lifetime in ms. */
+  readonly signedUrlMaxAge: number;
+  /** Allowed variant widths, ascending. */
+  readonly imageWidths: readonly number[];
+  /** Largest image accepted, in pixels. */
+  readonly maxImagePixels: number;
+  /** Where files are stored. */
+  readonly storage: Readonly<StorageConfig>;
 }
 
 /** The folders of a layer when its config names none. */
@@ -61,6 +142,7 @@ export const DEFAULT_DIRS: Readonly<Required<DirsConfig>> = Object.freeze({
   roles: "roles",
   messages: "messages",
   hooks: "hooks",
+  webhooks: "webhooks",
 });
 
 /** The app config; every key is optional. */
@@ -88,7 +170,31 @@ export interface StrataConfig {
     handlerTimeout?: Duration | false;
     /** How long a `waitUntil` promise may run after the response. Default `false`. */
     waitUntilTimeout?: Duration | false;
+    /**
+     * Whether validated routes check their answers against their `response` schema (a
+     * mismatch is a logged 500). Default: on under `createTestApp`, off otherwise.
+     */
+    validateResponses?: boolean;
+    /**
+     * The OpenAPI 3.1 document of the app: `true` serves it at `/openapi.json`, a path
+     * string serves it there, `false` serves none. Default `true`.
+     */
+    openapi?: boolean | string;
+    /**
+     * Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers are believed: a hop count
+     * or their addresses (IPs, IPv4 CIDR ranges). Default `false`: the socket address is the
+     * client (login throttling keys on it).
+     */
+    trustProxy?: TrustProxy;
+    /**
+     * The public origin of the app (`https://example.com`, with a path prefix if the app is
+     * mounted under one): links in mails start with it. Default: the origin of the request
+     * that caused the mail.
+     */
+    publicUrl?: string;
   };
+  /** Outgoing mail: sender, transport (`log` or SMTP) and retries. */
+  mail?: MailConfig;
   /** Routes and messages to drop after the merge. */
   disable?: {
     /** Globs over route ids: `GET /admin/**`, or `/collections/**` for every method. */
@@ -103,10 +209,57 @@ export interface StrataConfig {
     /** The default content locale. Default `'en'`. */
     defaultLocale?: string;
   };
-  /** Query guards for HTTP queries. */
-  query?: { guards?: QueryGuardsConfig };
+  /** Limits on queries that arrive over HTTP. */
+  query?: {
+    /** Guards on a query's shape. */
+    guards?: QueryGuardsConfig;
+    /**
+     * How long one statement of a query that arrived over HTTP may run before the request
+     * answers 503 `queryTimeout` (default `'10s'`; `false` lifts it).
+     */
+    timeout?: Duration | false;
+  };
   /** The default language of messages. Default `'en'`. */
   defaultLanguage?: string;
+  /** Change events: the change log, record hooks and realtime streams. */
+  events?: {
+    /** How long the change log keeps a change. Default `24h`. */
+    retention?: Duration;
+    /** Most changes the log keeps (the newest). Default 1,000,000. */
+    maxRows?: number;
+    /** How soon a process notices another process's writes on SQLite. Default `100ms`. */
+    pollInterval?: Duration;
+    /** First retry of a failing `record:afterCommit` function (then doubling, up to 1h). Default `30s`. */
+    retryBase?: Duration;
+    /** How long a failing `record:afterCommit` function is retried. Default `24h`. */
+    retryFor?: Duration;
+    /** Open event streams per user (anonymous: per client address), per process. Default 10. */
+    maxStreamsPerUser?: number;
+    /** Open event streams per process. Default 10,000. */
+    maxStreams?: number;
+    /** Events waiting for a slow client before it gets `reset` and is closed. Default 1,000. */
+    maxBuffered?: number;
+  };
+  /** Webhook deliveries (`webhooks/<name>.ts`). */
+  webhooks?: {
+    /** How long a receiver has to answer an attempt. Default `10s`. */
+    timeout?: Duration;
+    /** First retry of a failed attempt (then doubling with jitter, up to 1h). Default `30s`. */
+    retryBase?: Duration;
+    /** How long a failing delivery is retried before it is `failed`. Default `24h`. */
+    retryFor?: Duration;
+    /**
+     * How long an instance's claim on a webhook's deliveries lasts without renewal (a killed
+     * instance's claims are taken over after it). At least twice `timeout`. Default `1m`.
+     */
+    claimTtl?: Duration;
+    /** Allow `http:` targets. Default `false` (https only). */
+    allowInsecure?: boolean;
+    /** Allow private, loopback and link-local target addresses. Default `false`. */
+    allowPrivateNetworks?: boolean;
+  };
+  /** File fields: limits, storage, private links and image variants (docs/files.md). */
+  uploads?: UploadsConfig;
   /** Settings of the auth layer. */
   auth?: {
     /** Lifetime of a remembered session, and the ceiling of every session. Default `30d`. */
@@ -116,9 +269,49 @@ export interface StrataConfig {
     /** Name of the session cookie. Default `session`. */
     cookieName?: string;
     /** Login throttling per IP; `false` turns it off. */
-    loginRateLimit?: false | { maxFailures?: number; window?: Duration };
-    /** scrypt parameters. Defaults `32768` / `8` / `1`. */
-    password?: { cost?: number; blockSize?: number; parallelization?: number };
+    loginRateLimit?: false | {
+      /** Failed logins per client address inside `window`. Default 10. */
+      maxFailures?: number;
+      /** Default `1m`. */
+      window?: Duration;
+      /** Failed logins per account (email) inside `accountWindow`. Default 20. */
+      maxAccountFailures?: number;
+      /** Default `15m`. */
+      accountWindow?: Duration;
+    };
+    /**
+     * scrypt parameters (defaults `32768` / `8` / `1`) and the shortest password any write
+     * accepts (`minLength`, default 8; the 10,000 most common passwords are always refused).
+     */
+    password?: {
+      cost?: number;
+      blockSize?: number;
+      parallelization?: number;
+      minLength?: number;
+    };
+    /**
+     * Self-service sign-up at `POST /auth/signup`: `false` (default: the route does not
+     * exist), `true`, or `{ roles, requireVerifiedEmail }`.
+     */
+    signup?: boolean | {
+      /** Roles a new account receives. Default none. */
+      roles?: readonly string[];
+      /** Sign-in needs a verified email; sign-up then reveals nothing. Default false. */
+      requireVerifiedEmail?: boolean;
+    };
+    /** Lifetime of an email verification or email change link. Default `24h`. */
+    verifyTokenMaxAge?: Duration;
+    /** Lifetime of a password reset link. Default `1h`. */
+    resetTokenMaxAge?: Duration;
+    /** Throttling of reset and verification mails; `false` turns it off. */
+    resetRateLimit?: false | {
+      /** Mails one address may receive inside `window`. Default 5. */
+      maxPerEmail?: number;
+      /** Requests one client address may make inside `window`. Default 20. */
+      maxPerIp?: number;
+      /** Default `1h`. */
+      window?: Duration;
+    };
   };
 }
 
@@ -139,7 +332,17 @@ export interface ResolvedConfig {
     readonly maxBodySize: number;
     readonly handlerTimeout: number;
     readonly waitUntilTimeout: number;
+    /** Whether validated routes check their answers. */
+    readonly validateResponses: boolean;
+    /** Where the OpenAPI document is served, `false` for nowhere. */
+    readonly openapi: string | false;
+    /** Trusted reverse proxies (`false`: none). */
+    readonly trustProxy: TrustProxy;
+    /** The public origin links in mails start with, without a trailing slash; null: the request's. */
+    readonly publicUrl: string | null;
   };
+  /** Outgoing mail, durations in ms. */
+  readonly mail: MailSettings;
   /** Route and message globs dropped after the merge. */
   readonly disable: {
     readonly routes: readonly string[];
@@ -150,12 +353,37 @@ export interface ResolvedConfig {
     readonly locales: readonly string[];
     readonly defaultLocale: string;
   };
-  /** Query guard overrides. */
-  readonly query: { readonly guards: Readonly<QueryGuardsConfig> };
+  /** Query guard overrides and the statement deadline (ms; `Infinity` for none). */
+  readonly query: {
+    readonly guards: Readonly<QueryGuardsConfig>;
+    readonly timeout: number;
+  };
   /** The default language of messages. */
   readonly defaultLanguage: string;
   /** The `auth` section as written; the auth layer validates it. */
   readonly auth: Readonly<NonNullable<StrataConfig["auth"]>>;
+  /** Webhook deliveries, durations in ms. */
+  readonly webhooks: {
+    readonly timeout: number;
+    readonly retryBase: number;
+    readonly retryFor: number;
+    readonly claimTtl: number;
+    readonly allowInsecure: boolean;
+    readonly allowPrivateNetworks: boolean;
+  };
+  /** File uploads. */
+  readonly uploads: ResolvedUploadsConfig;
+  /** Change events, durations in ms. */
+  readonly events: {
+    readonly retention: number;
+    readonly maxRows: number;
+    readonly pollInterval: number;
+    readonly retryBase: number;
+    readonly retryFor: number;
+    readonly maxStreamsPerUser: number;
+    readonly maxStreams: number;
+    readonly maxBuffered: number;
+  };
 }
 
 /**
@@ -185,14 +413,63 @@ const KNOWN_KEYS: Record<string, readonly string[] | null> = {
     "query",
     "defaultLanguage",
     "auth",
+    "events",
+    "mail",
+    "webhooks",
+    "uploads",
   ],
-  dirs: ["api", "collections", "middleware", "roles", "messages", "hooks"],
+  webhooks: [
+    "timeout",
+    "retryBase",
+    "retryFor",
+    "claimTtl",
+    "allowInsecure",
+    "allowPrivateNetworks",
+  ],
+  uploads: [
+    "maxSize",
+    "orphanTtl",
+    "sweepInterval",
+    "secret",
+    "signedUrlMaxAge",
+    "imageWidths",
+    "maxImagePixels",
+    "storage",
+  ],
+  events: [
+    "retention",
+    "maxRows",
+    "pollInterval",
+    "retryBase",
+    "retryFor",
+    "maxStreamsPerUser",
+    "maxStreams",
+    "maxBuffered",
+  ],
+  dirs: [
+    "api",
+    "collections",
+    "middleware",
+    "roles",
+    "messages",
+    "hooks",
+    "webhooks",
+  ],
   database: ["url", "sync", "busyTimeout"],
   "database.sync": ["force"],
-  api: ["basePath", "maxBodySize", "handlerTimeout", "waitUntilTimeout"],
+  api: [
+    "basePath",
+    "maxBodySize",
+    "handlerTimeout",
+    "waitUntilTimeout",
+    "validateResponses",
+    "openapi",
+    "trustProxy",
+    "publicUrl",
+  ],
   disable: ["routes", "messages"],
   collections: ["locales", "defaultLocale"],
-  query: ["guards"],
+  query: ["guards", "timeout"],
   "query.guards": [
     "maxConditions",
     "maxHasDepth",
@@ -203,6 +480,9 @@ const KNOWN_KEYS: Record<string, readonly string[] | null> = {
     "maxPopulateDepth",
     "maxValueBytes",
     "maxPatternBytes",
+    "maxPatterns",
+    "maxPatternBytesTotal",
+    "maxSearchBytes",
     "maxLimit",
     "maxPerPage",
   ],
@@ -212,8 +492,12 @@ const KNOWN_KEYS: Record<string, readonly string[] | null> = {
     "cookieName",
     "loginRateLimit",
     "password",
+    "signup",
+    "verifyTokenMaxAge",
+    "resetTokenMaxAge",
+    "resetRateLimit",
   ],
-  "auth.password": ["cost", "blockSize", "parallelization"],
+  "auth.password": ["cost", "blockSize", "parallelization", "minLength"],
 };
 
 function assertKnownKeys(value: unknown, path: string, source: string): void {
@@ -251,6 +535,39 @@ function canonicalLocale(tag: unknown, key: string, source: string): string {
   );
 }
 
+function trustProxy(value: unknown, source: string): TrustProxy {
+  try {
+    clientResolver(value, "api.trustProxy");
+  } catch (error) {
+    throw new Error(
+      `${source}: ${(error as Error).message.replace("Invalid config: ", "")}`,
+    );
+  }
+  if (value === undefined || value === false) return false;
+  return Array.isArray(value)
+    ? Object.freeze([...value as string[]])
+    : value as number;
+}
+
+function publicUrl(value: unknown, source: string): string | null {
+  if (value === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = typeof value === "string" ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url || (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.search !== "" || url.hash !== "" || url.username !== ""
+  ) {
+    throw new Error(
+      `${source}: api.publicUrl must be an http(s) URL without query or fragment`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
 function normalizeBasePath(value: unknown, source: string): string {
   if (value === undefined || value === "" || value === "/") return "";
   if (
@@ -277,6 +594,243 @@ function positiveIntegers(
   return out;
 }
 
+function finite(value: number, key: string, source: string): number {
+  if (!Number.isFinite(value) || value < 1) {
+    throw new Error(`${source}: ${key} must be a duration of at least 1ms`);
+  }
+  return value;
+}
+
+function positiveInteger(
+  value: unknown,
+  fallback: number,
+  key: string,
+  source: string,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new Error(`${source}: ${key} must be a positive integer`);
+  }
+  return value as number;
+}
+
+function booleanOption(
+  value: unknown,
+  fallback: boolean,
+  key: string,
+  source: string,
+): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") {
+    throw new Error(`${source}: ${key} must be true or false`);
+  }
+  return value;
+}
+
+const DEFAULT_IMAGE_WIDTHS = [64, 128, 256, 320, 640, 960, 1280, 1920];
+
+function storageConfig(value: unknown, source: string): StorageConfig {
+  if (value === undefined) return { driver: "fs", dir: ".data/uploads" };
+  const bad = (message: string) => new Error(`${source}: ${message}`);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw bad("uploads.storage must be an object");
+  }
+  const given = value as Record<string, unknown>;
+  const allowed = given.driver === "fs"
+    ? ["driver", "dir"]
+    : given.driver === "s3"
+    ? [
+      "driver",
+      "bucket",
+      "endpoint",
+      "region",
+      "accessKeyId",
+      "secretAccessKey",
+      "forcePathStyle",
+    ]
+    : null;
+  if (allowed === null) {
+    throw bad('uploads.storage.driver must be "fs" or "s3"');
+  }
+  for (const key of Object.keys(given)) {
+    if (!allowed.includes(key)) {
+      throw bad(`unknown config key "uploads.storage.${key}"`);
+    }
+  }
+  if (given.driver === "fs") {
+    const dir = given.dir ?? ".data/uploads";
+    if (typeof dir !== "string" || dir === "") {
+      throw bad("uploads.storage.dir must be a non-empty string");
+    }
+    return { driver: "fs", dir };
+  }
+  for (const key of ["bucket", "endpoint", "accessKeyId", "secretAccessKey"]) {
+    if (typeof given[key] !== "string" || given[key] === "") {
+      throw bad(`uploads.storage.${key} must be a non-empty string`);
+    }
+  }
+  try {
+    new URL(given.endpoint as string);
+  } catch {
+    throw bad("uploads.storage.endpoint must be a URL");
+  }
+  if (given.region !== undefined && typeof given.region !== "string") {
+    throw bad("uploads.storage.region must be a string");
+  }
+  return {
+    driver: "s3",
+    bucket: given.bucket as string,
+    endpoint: given.endpoint as string,
+    region: (given.region as string | undefined) ?? "us-east-1",
+    accessKeyId: given.accessKeyId as string,
+    secretAccessKey: given.secretAccessKey as string,
+    forcePathStyle: booleanOption(
+      given.forcePathStyle,
+      true,
+      "uploads.storage.forcePathStyle",
+      source,
+    ),
+  };
+}
+
+function imageWidths(value: unknown, source: string): readonly number[] {
+  if (value === undefined) return Object.freeze([...DEFAULT_IMAGE_WIDTHS]);
+  if (
+    !Array.isArray(value) || value.length === 0 || value.length > 32 ||
+    value.some((w) => !Number.isSafeInteger(w) || w < 1 || w > 16384)
+  ) {
+    throw new Error(
+      `${source}: uploads.imageWidths must be a list of 1 to 32 widths between 1 and 16384`,
+    );
+  }
+  return Object.freeze([...new Set(value as number[])].sort((a, b) => a - b));
+}
+
+function uploadsConfig(
+  uploads: UploadsConfig | undefined,
+  source: string,
+  limit: <T>(
+    parse: (v: T | false, key: string) => number,
+    value: T | false | undefined,
+    fallback: T | false,
+    key: string,
+  ) => number,
+): ResolvedUploadsConfig {
+  const secret = uploads?.secret;
+  if (
+    secret !== undefined && (typeof secret !== "string" || secret.length < 16)
+  ) {
+    throw new Error(
+      `${source}: uploads.secret must be a string of at least 16 characters`,
+    );
+  }
+  const duration = (
+    value: Duration | undefined,
+    fallback: string,
+    key: string,
+  ) => finite(limit(parseDuration, value, fallback, key), key, source);
+  const maxSize = limit(
+    parseSize,
+    uploads?.maxSize,
+    "100mb",
+    "uploads.maxSize",
+  );
+  if (!Number.isFinite(maxSize) || maxSize < 1) {
+    throw new Error(
+      `${source}: uploads.maxSize must be a size of at least 1 byte`,
+    );
+  }
+  return Object.freeze({
+    maxSize,
+    orphanTtl: duration(uploads?.orphanTtl, "1d", "uploads.orphanTtl"),
+    sweepInterval: duration(
+      uploads?.sweepInterval,
+      "1m",
+      "uploads.sweepInterval",
+    ),
+    secret: secret ?? null,
+    signedUrlMaxAge: duration(
+      uploads?.signedUrlMaxAge,
+      "1h",
+      "uploads.signedUrlMaxAge",
+    ),
+    imageWidths: imageWidths(uploads?.imageWidths, source),
+    maxImagePixels: positiveInteger(
+      uploads?.maxImagePixels,
+      50_000_000,
+      "uploads.maxImagePixels",
+      source,
+    ),
+    storage: Object.freeze(storageConfig(uploads?.storage, source)),
+  });
+}
+
+function openapiPath(value: unknown, source: string): string | false {
+  if (value === undefined || value === true) return "/openapi.json";
+  if (value === false) return false;
+  if (
+    typeof value !== "string" || !value.startsWith("/") || value.length < 2 ||
+    /[?#\s]|\/\/|\[|\]/.test(value)
+  ) {
+    throw new Error(
+      `${source}: api.openapi must be true, false or a path starting with "/"`,
+    );
+  }
+  return value.endsWith("/") ? value.slice(0, -1) : value;
+}
+
+function resolveWebhooks(
+  webhooks: StrataConfig["webhooks"],
+  source: string,
+  limit: <T>(
+    parse: (v: T | false, key: string) => number,
+    value: T | false | undefined,
+    fallback: T | false,
+    key: string,
+  ) => number,
+): ResolvedConfig["webhooks"] {
+  const duration = (
+    key: keyof NonNullable<typeof webhooks>,
+    fallback: string,
+  ) =>
+    finite(
+      limit(
+        parseDuration,
+        webhooks?.[key] as Duration | undefined,
+        fallback,
+        `webhooks.${key}`,
+      ),
+      `webhooks.${key}`,
+      source,
+    );
+  const resolved = {
+    timeout: duration("timeout", "10s"),
+    retryBase: duration("retryBase", "30s"),
+    retryFor: duration("retryFor", "24h"),
+    claimTtl: duration("claimTtl", "1m"),
+    allowInsecure: booleanOption(
+      webhooks?.allowInsecure,
+      false,
+      "webhooks.allowInsecure",
+      source,
+    ),
+    allowPrivateNetworks: booleanOption(
+      webhooks?.allowPrivateNetworks,
+      false,
+      "webhooks.allowPrivateNetworks",
+      source,
+    ),
+  };
+  // A claim is renewed before an attempt once half of it is gone: an attempt (at most
+  // `timeout`) must end before the claim can expire and another instance take over.
+  if (resolved.claimTtl < 2 * resolved.timeout) {
+    throw new Error(
+      `${source}: webhooks.claimTtl must be at least twice webhooks.timeout`,
+    );
+  }
+  return Object.freeze(resolved);
+}
+
 /**
  * Validates a config and fills in defaults; a bad value throws an Error naming the key and
  * `source` (the config file).
@@ -291,7 +845,12 @@ function positiveIntegers(
 export function resolveConfig(
   config: StrataConfig,
   source: string,
-  env: { databaseUrl?: string } = {},
+  env: {
+    databaseUrl?: string;
+    /** Where `databaseUrl` came from, for errors (default `DATABASE_URL`). */
+    databaseUrlSource?: string;
+    validateResponses?: boolean;
+  } = {},
 ): ResolvedConfig {
   assertKnownKeys(config, "", source);
   const locales = config.collections?.locales === undefined
@@ -333,10 +892,18 @@ export function resolveConfig(
       throw new Error(`${source}: ${(error as Error).message}`);
     }
   };
-  const url = env.databaseUrl ?? config.database?.url ?? ".data/app.db";
-  if (typeof url !== "string" || url === "") {
+  const given = env.databaseUrl ?? config.database?.url ?? ".data/app.db";
+  if (typeof given !== "string" || given === "") {
     throw new Error(`${source}: database.url must be a non-empty string`);
   }
+  checkDatabaseUrl(
+    given,
+    env.databaseUrl === undefined
+      ? `${source}: database.url`
+      : env.databaseUrlSource ?? "DATABASE_URL",
+  );
+  // A relative SQLite path lives in the app's folder, wherever the process was started.
+  const url = resolveDatabaseUrl(given, dirname(source));
   return Object.freeze({
     dirs: Object.freeze(dirs),
     database: Object.freeze({
@@ -369,7 +936,17 @@ export function resolveConfig(
         false,
         "api.waitUntilTimeout",
       ),
+      validateResponses: booleanOption(
+        config.api?.validateResponses,
+        env.validateResponses ?? false,
+        "api.validateResponses",
+        source,
+      ),
+      openapi: openapiPath(config.api?.openapi, source),
+      trustProxy: trustProxy(config.api?.trustProxy, source),
+      publicUrl: publicUrl(config.api?.publicUrl, source),
     }),
+    mail: resolveMailSettings(config.mail, source),
     disable: Object.freeze({
       routes: Object.freeze(
         stringList(config.disable?.routes, "disable.routes", source),
@@ -383,6 +960,12 @@ export function resolveConfig(
       defaultLocale,
     }),
     query: Object.freeze({
+      timeout: limit(
+        parseDuration,
+        config.query?.timeout,
+        "10s",
+        "query.timeout",
+      ),
       guards: Object.freeze(
         positiveIntegers(
           config.query?.guards as Record<string, unknown> | undefined,
@@ -394,5 +977,65 @@ export function resolveConfig(
       ? "en"
       : canonicalLocale(config.defaultLanguage, "defaultLanguage", source),
     auth: Object.freeze({ ...config.auth }),
+    webhooks: resolveWebhooks(config.webhooks, source, limit),
+    uploads: uploadsConfig(config.uploads, source, limit),
+    events: Object.freeze({
+      retention: limit(
+        parseDuration,
+        config.events?.retention,
+        "24h",
+        "events.retention",
+      ),
+      maxRows: positiveInteger(
+        config.events?.maxRows,
+        1_000_000,
+        "events.maxRows",
+        source,
+      ),
+      pollInterval: finite(
+        limit(
+          parseDuration,
+          config.events?.pollInterval,
+          "100ms",
+          "events.pollInterval",
+        ),
+        "events.pollInterval",
+        source,
+      ),
+      retryBase: finite(
+        limit(
+          parseDuration,
+          config.events?.retryBase,
+          "30s",
+          "events.retryBase",
+        ),
+        "events.retryBase",
+        source,
+      ),
+      retryFor: limit(
+        parseDuration,
+        config.events?.retryFor,
+        "24h",
+        "events.retryFor",
+      ),
+      maxStreamsPerUser: positiveInteger(
+        config.events?.maxStreamsPerUser,
+        10,
+        "events.maxStreamsPerUser",
+        source,
+      ),
+      maxStreams: positiveInteger(
+        config.events?.maxStreams,
+        10_000,
+        "events.maxStreams",
+        source,
+      ),
+      maxBuffered: positiveInteger(
+        config.events?.maxBuffered,
+        1_000,
+        "events.maxBuffered",
+        source,
+      ),
+    }),
   });
 }

@@ -15,6 +15,8 @@ import type { FieldType } from "../collections/field_types.ts";
 import type { RoleDefinition } from "../auth/capabilities.ts";
 import type { NestedMessages } from "../i18n/catalog.ts";
 import type { App } from "./create_app.ts";
+import type { WebhookDefinition } from "../webhooks/define.ts";
+import type { ResolvedConfig } from "./config.ts";
 
 /** What a layer contributes; every key is optional except `name`. */
 export interface LayerManifest {
@@ -34,10 +36,24 @@ export interface LayerManifest {
   readonly messages?: Readonly<Record<string, NestedMessages>>;
   /** Hook registrations. */
   readonly hooks?: readonly HookRegistration[];
+  /** Webhooks keyed by name (a folder layer's `webhooks/<name>.ts`). */
+  readonly webhooks?: Readonly<Record<string, WebhookDefinition>>;
+  /**
+   * The TypeScript type of each collection's definition, for the registry `strata types`
+   * writes (`typeof import("@my/pkg").postsDefinition`); a packaged layer's collections are
+   * untyped without it.
+   */
+  readonly collectionTypes?: Readonly<Record<string, string>>;
   /** Field types the layer adds. */
   readonly fieldTypes?: Readonly<Record<string, FieldType>>;
   /** Layers below this one, furthest first. */
   readonly layers?: readonly Layer[];
+  /**
+   * The keys of {@link LayerManifest.routes} that the app's config turns off: a feature that
+   * is off has no route at all (404, absent from the OpenAPI document), while a route of
+   * the same id in a closer layer stays. May throw to refuse a bad config value.
+   */
+  readonly omitRoutes?: (config: ResolvedConfig) => readonly string[];
   /**
    * Runs once at boot after the database is open, farther layers first; throw to refuse
    * the boot (e.g. a bad config value of the layer's own section).
@@ -54,6 +70,7 @@ export interface Layer extends LayerManifest {
   /** Where a folder layer's pieces came from, for boot error messages. */
   readonly sources?: {
     readonly collections?: Readonly<Record<string, string>>;
+    readonly roles?: Readonly<Record<string, string>>;
   };
 }
 

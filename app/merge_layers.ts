@@ -8,7 +8,7 @@ import type {
   HandlerDefinition,
   MiddlewareDefinition,
 } from "../router/handler.ts";
-import type { HookFunction } from "./hooks.ts";
+import type { HookFunction, HookRegistration } from "./hooks.ts";
 import type { CollectionDefinition } from "../collections/define.ts";
 import type { FieldType } from "../collections/field_types.ts";
 import type { RoleDefinition } from "../auth/capabilities.ts";
@@ -19,7 +19,8 @@ import {
   type RouteSegment,
 } from "../router/route_path.ts";
 import { compileRouteGlob } from "../router/glob.ts";
-import { join } from "./_path.ts";
+import { childPath, join } from "./_path.ts";
+import type { WebhookDefinition } from "../webhooks/define.ts";
 
 /** A route after the merge. */
 export interface MergedRoute {
@@ -49,6 +50,8 @@ export interface MergedLayers {
   readonly collections: Readonly<Record<string, CollectionDefinition>>;
   /** Where each collection came from (its file, or its layer's name), for boot errors. */
   readonly collectionSources: ReadonlyMap<string, string>;
+  /** Where each role came from (its file, or its layer's name), for boot errors. */
+  readonly roleSources: ReadonlyMap<string, string>;
   /** Named middleware. */
   readonly middleware: ReadonlyMap<string, MiddlewareDefinition>;
   /** Global middleware in run order (sorted by name). */
@@ -60,8 +63,15 @@ export interface MergedLayers {
   readonly messages: readonly Readonly<Record<string, NestedMessages>>[];
   /** Hook functions by hook name, furthest layer first. */
   readonly hooks: ReadonlyMap<string, readonly HookFunction[]>;
+  /**
+   * Hook registrations by hook name, furthest layer first, each with an `id` (its file's name,
+   * else `<layer>#<position>`) and its filter.
+   */
+  readonly hookRegistrations: ReadonlyMap<string, readonly HookRegistration[]>;
   /** Field types by name. */
   readonly fieldTypes: Readonly<Record<string, FieldType>>;
+  /** Webhooks by name. */
+  readonly webhooks: ReadonlyMap<string, WebhookDefinition>;
 }
 
 function layerKey(layer: Layer): string {
@@ -93,8 +103,19 @@ export function flattenLayers(layers: readonly Layer[]): Layer[] {
   return stack;
 }
 
-function routeLocation(layer: Layer, file: string, apiDir: string): string {
-  return layer.root ? join(layer.root, apiDir, file) : `${layer.name}:${file}`;
+/** Segments a folder walk never yields: `join` would resolve them. */
+const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)|\\|^\//;
+
+/** Where a route came from: its file under the layer's API folder, or `layer:key`. */
+function routeLocation(
+  layer: Layer,
+  file: string,
+  apiRoot: string | undefined,
+): string {
+  if (apiRoot === undefined) return `${layer.name}:${file}`;
+  return ODD_SEGMENT.test(file)
+    ? join(apiRoot, file)
+    : childPath(apiRoot, file);
 }
 
 function mergeRoutes(
@@ -105,8 +126,9 @@ function mergeRoutes(
   const byId = new Map<string, MergedRoute>();
   for (const layer of stack) {
     const own = new Map<string, MergedRoute>();
+    const apiRoot = layer.root ? join(layer.root, apiDir) : undefined;
     for (const [file, definition] of Object.entries(layer.routes ?? {})) {
-      const location = routeLocation(layer, file, apiDir);
+      const location = routeLocation(layer, file, apiRoot);
       const parsed = parseRouteFile(file);
       const id = routeId(parsed.method, parsed.pattern);
       const twin = own.get(id);
@@ -193,9 +215,16 @@ export function mergeLayers(
   options: { apiDir: string; disabledRoutes: readonly string[] },
 ): MergedLayers {
   const hooks = new Map<string, HookFunction[]>();
+  const hookRegistrations = new Map<string, HookRegistration[]>();
   for (const layer of stack) {
-    for (const { hook, fn } of layer.hooks ?? []) {
+    for (const [index, registration] of (layer.hooks ?? []).entries()) {
+      const { hook, fn } = registration;
       hooks.set(hook, [...hooks.get(hook) ?? [], fn]);
+      const id = `${layer.name}:${registration.id ?? `#${index}`}`;
+      hookRegistrations.set(hook, [
+        ...hookRegistrations.get(hook) ?? [],
+        Object.freeze({ ...registration, id }),
+      ]);
     }
   }
   const globals = mergeByName(stack, (layer) => layer.globalMiddleware);
@@ -210,6 +239,13 @@ export function mergeLayers(
           layer.sources?.collections?.[name] ?? `the ${layer.name} layer`,
         ]),
       )),
+    roleSources: mergeByName(stack, (layer) =>
+      Object.fromEntries(
+        Object.keys(layer.roles ?? {}).map((name) => [
+          name,
+          layer.sources?.roles?.[name] ?? `the ${layer.name} layer`,
+        ]),
+      )),
     middleware: mergeByName(stack, (layer) => layer.middleware),
     globalMiddleware: [...globals].sort(([a], [b]) =>
       a < b ? -1 : a > b ? 1 : 0
@@ -217,8 +253,10 @@ export function mergeLayers(
     roles: mergeByName(stack, (layer) => layer.roles),
     messages: stack.map((layer) => layer.messages ?? {}),
     hooks,
+    hookRegistrations,
     fieldTypes: Object.fromEntries(
       mergeByName(stack, (layer) => layer.fieldTypes),
     ),
+    webhooks: mergeByName(stack, (layer) => layer.webhooks),
   };
 }

@@ -10,7 +10,11 @@ import {
   type NestedMessages,
 } from "../i18n/catalog.ts";
 import { frameworkMessages } from "../i18n/framework_messages.ts";
-import { parseAcceptLanguage } from "../i18n/language.ts";
+import {
+  canonicalLanguage,
+  languageFallbacks,
+  parseAcceptLanguage,
+} from "../i18n/language.ts";
 import { createTranslator, type Translator } from "../i18n/translator.ts";
 import { renderDefaultMessage } from "../collections/messages.ts";
 import { currentEvent, type StrataEvent } from "../router/event.ts";
@@ -45,6 +49,11 @@ export interface AppMessages {
   readonly translator: Translator;
   /** Preferred languages of a request: `Accept-Language`, then the user's language. */
   languages(request: Request, event?: StrataEvent): readonly string[];
+  /**
+   * Whether a language of the request's `Accept-Language` has a catalog; when none has, the
+   * signed-in user's language decides, so the session must be known before messages render.
+   */
+  acceptsServedLanguage(request: Request): boolean;
   /** Renders a validation message key for the current request (the data layer's renderer). */
   renderValidation(key: string, params: Record<string, unknown>): string;
   /** Translates an error's message for the request, when it carries a known key. */
@@ -76,19 +85,37 @@ export function createAppMessages(
   );
   const translator = createTranslator(catalog, defaultLanguage);
   const cache = new WeakMap<Request, readonly string[]>();
+  const served = new Set<string>();
+  for (const layer of [frameworkMessages, ...layerMessages]) {
+    for (const tag of Object.keys(layer)) {
+      const language = canonicalLanguage(tag);
+      if (language) served.add(language);
+    }
+  }
+
+  function accepted(request: Request): readonly string[] {
+    let list = cache.get(request);
+    if (!list) {
+      list = parseAcceptLanguage(request.headers.get("accept-language"));
+      cache.set(request, list);
+    }
+    return list;
+  }
+
+  function acceptsServedLanguage(request: Request): boolean {
+    return accepted(request).some((tag) =>
+      languageFallbacks(tag, "").some((language) => served.has(language))
+    );
+  }
 
   function languages(request: Request, event?: StrataEvent): readonly string[] {
-    let accepted = cache.get(request);
-    if (!accepted) {
-      accepted = parseAcceptLanguage(request.headers.get("accept-language"));
-      cache.set(request, accepted);
-    }
-    if (!event) return accepted;
+    const list = accepted(request);
+    if (!event) return list;
     for (const resolve of userLanguage()) {
       const language = resolve(event);
-      if (language) return [...accepted, language];
+      if (language) return [...list, language];
     }
-    return accepted;
+    return list;
   }
 
   function has(key: string): boolean {
@@ -98,6 +125,7 @@ export function createAppMessages(
   return Object.freeze({
     translator,
     languages,
+    acceptsServedLanguage,
     renderValidation(key: string, params: Record<string, unknown>): string {
       const event = currentEvent();
       const preferred = event ? languages(event.request, event) : [];

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { defineHandler, type HandlerDefinition } from "../router/handler.ts";
+import {
+  defineHandler,
+  type HandlerDefinition,
+  type OperationDoc,
+} from "../router/handler.ts";
+import { errorRefs } from "./openapi/errors.ts";
 import { badRequest, notFound } from "../router/errors.ts";
 import { contentVersion, etagMatches } from "../router/etag.ts";
 import { canonicalLanguage } from "../i18n/language.ts";
@@ -43,6 +48,34 @@ function answerOf(
   return answer;
 }
 
+/** How the messages route reads in the OpenAPI document. */
+const MESSAGES_DOC: OperationDoc = {
+  summary: "A group of message templates in a language (with fallback)",
+  tags: ["messages"],
+  responses: {
+    "200": {
+      description: "Templates by flat key, with the language each came from",
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            additionalProperties: {
+              type: "object",
+              properties: {
+                template: { type: "string" },
+                language: { type: "string" },
+              },
+              required: ["template", "language"],
+            },
+          },
+        },
+      },
+    },
+    "304": { description: "Not modified (If-None-Match)" },
+    ...errorRefs([400, 404, 503]),
+  },
+};
+
 /**
  * The handler of `GET /messages/[group]/[language]`: 400 for a malformed language tag, 404 for
  * a group without keys, else `{ "group.key": { template, language } }` with an ETag (304 when
@@ -66,4 +99,4 @@ export const messagesRoute: HandlerDefinition = defineHandler((event) => {
   return new Response(answer.body, {
     headers: { "content-type": "application/json" },
   });
-});
+}, { openapi: MESSAGES_DOC });

@@ -96,6 +96,7 @@ export function buildRouteTable(
         "waitUntilTimeout",
         route.file,
       ),
+      validateResponses: config.api.validateResponses,
     };
     trie.add(route.method, [...route.segments], compiled);
     routes.push(Object.freeze({

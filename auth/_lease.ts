@@ -1,5 +1,6 @@
 // Leases in the database: a key held by one holder until it is released or its time is up
 // (so a crashed instance cannot hold it forever). Taking one is a single atomic upsert.
+import { kyselyOf } from "../collections/database.ts";
 import type { App } from "../app/create_app.ts";
 import { randomToken } from "../utils/crypto.ts";
 import { LOCKS_TABLE } from "./_tables.ts";
@@ -12,7 +13,7 @@ export async function tryLease(
 ): Promise<string | null> {
   const holder = randomToken(16);
   const now = app.now();
-  const row = await app.db.insertInto(LOCKS_TABLE)
+  const row = await kyselyOf(app.db).insertInto(LOCKS_TABLE)
     .values({ key, holder, expiresAt: now + ttl })
     .onConflict((conflict) =>
       conflict.column("key")
@@ -30,7 +31,7 @@ export async function releaseLease(
   key: string,
   holder: string,
 ): Promise<void> {
-  await app.db.deleteFrom(LOCKS_TABLE)
+  await kyselyOf(app.db).deleteFrom(LOCKS_TABLE)
     .where("key", "=", key)
     .where("holder", "=", holder)
     .execute();

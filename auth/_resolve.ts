@@ -16,6 +16,7 @@ import { lookupSession } from "./_session_lookup.ts";
 import type { SessionWithUser } from "./_session_cache.ts";
 import type { User } from "./to_user.ts";
 import { csrfError, isCrossSiteWrite } from "./csrf.ts";
+import { isApiTokenShaped, lookupApiToken } from "./_api_token.ts";
 
 /** The session of one request. */
 export interface ResolvedSession {
@@ -23,8 +24,11 @@ export interface ResolvedSession {
   readonly session: Session | null;
   /** Its user, or `null` when signed out. */
   readonly user: User | null;
-  /** How the session was presented; `created` for one opened during this request. */
-  readonly via: Presentation | "created" | null;
+  /**
+   * How the session was presented; `created` for one opened during this request, `token`
+   * for an API token (then `session` is null and `user` is limited to its capabilities).
+   */
+  readonly via: Presentation | "created" | "token" | null;
   /** The password stamp the session was issued under. */
   readonly stamp: string;
 }
@@ -73,6 +77,13 @@ function load(event: StrataEvent): ResolvedSession | Promise<ResolvedSession> {
     }
     return SIGNED_OUT;
   };
+  if (presented.via === "bearer" && isApiTokenShaped(presented.token)) {
+    return lookupApiToken(app, presented.token).then((owner) =>
+      owner
+        ? { session: null, user: owner.user, via: "token", stamp: owner.stamp }
+        : SIGNED_OUT
+    );
+  }
   if (!isTokenShaped(presented.token)) return signedOut();
   const settle = (
     found: SessionWithUser | null,
@@ -161,4 +172,38 @@ export function settledRequestSession(
 ): ResolvedSession | undefined {
   const slot = slotOf(event);
   return slot instanceof Promise ? undefined : slot;
+}
+
+/**
+ * Whether the session the request `event` was served under is still live now: it still
+ * exists (no logout on any instance), has not expired, and its password stamp still holds.
+ * A request served signed out stays allowed (it had nothing to end). Reads the database;
+ * while live, the request's user is replaced by the one just read (its roles may have
+ * changed), so what the request decides next uses it.
+ */
+export async function sessionStillLive(event: StrataEvent): Promise<boolean> {
+  const served = settledRequestSession(event);
+  const app = appOf(event);
+  const presented = presentedToken(
+    event.request.headers,
+    settingsOf(app).cookieName,
+  );
+  if (served?.via === "token") {
+    // An API token: live while it is not revoked or expired and its owner exists.
+    if (!presented) return false;
+    const owner = await lookupApiToken(app, presented.token);
+    if (owner === null || owner.user.UUID !== served.user?.UUID) return false;
+    setRequestSession(event, { ...served, user: owner.user });
+    return true;
+  }
+  if (!served?.session) return true;
+  if (!presented) return false;
+  const found = await lookupSession(app, presented.token);
+  if (!found || found.stored.session.UUID !== served.session.UUID) return false;
+  if (found.stored.session.expiresAt <= app.now()) return false;
+  if (found.owner === null || found.owner.stamp !== found.stored.stamp) {
+    return false;
+  }
+  setRequestSession(event, { ...served, user: found.owner.user });
+  return true;
 }

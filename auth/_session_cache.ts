@@ -27,28 +27,46 @@ function copyOf(found: SessionWithUser): SessionWithUser {
   };
 }
 
-/** Lookups by token of one database, valid for one version of it at a time. */
-export class SessionCache {
-  #version: number | undefined;
-  readonly #entries = new Map<string, SessionWithUser>();
+interface Entry {
+  readonly found: SessionWithUser;
+  /** The database version the lookup was made at. */
+  readonly version: number;
+}
 
-  /** A copy of the lookup of `token`, if it was made at `version`. */
+/**
+ * Lookups by token of one database, each valid for the version it was made at. The newest
+ * version seen tells, without asking the database, that an entry made earlier is stale:
+ * after another process commits, every session is read again in one statement (which also
+ * reads the version), with no separate version check first.
+ */
+export class SessionCache {
+  #newest = -1;
+  readonly #entries = new Map<string, Entry>();
+
+  /** Whether a lookup of `token` may be served here once the version is confirmed. */
+  hasCurrent(token: string): boolean {
+    return this.#entries.get(token)?.version === this.#newest;
+  }
+
+  /** A copy of the lookup of `token`, if it was made at `version` (the version now). */
   get(version: number, token: string): SessionWithUser | undefined {
-    if (version !== this.#version) {
-      this.#entries.clear();
-      this.#version = version;
-      return undefined;
-    }
-    const found = this.#entries.get(token);
-    return found && copyOf(found);
+    this.#see(version);
+    const entry = this.#entries.get(token);
+    return entry?.version === version ? copyOf(entry.found) : undefined;
   }
 
   /** Keeps a copy of the lookup of `token`, made at `version`. */
   set(version: number, token: string, found: SessionWithUser): void {
-    if (version !== this.#version) return;
+    this.#see(version);
+    if (version !== this.#newest) return;
+    this.#entries.delete(token);
     if (this.#entries.size >= LIMIT) {
       this.#entries.delete(this.#entries.keys().next().value as string);
     }
-    this.#entries.set(token, copyOf(found));
+    this.#entries.set(token, { found: copyOf(found), version });
+  }
+
+  #see(version: number): void {
+    if (version > this.#newest) this.#newest = version;
   }
 }

@@ -8,6 +8,7 @@
 // process is gone at once. PostgreSQL reads the row on every request. When the app
 // registers `query:filter` hooks (which must see every read), or a User field is not a
 // plain column, the query builder is used.
+import { kyselyOf } from "../collections/database.ts";
 import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { App } from "../app/create_app.ts";
 import type { ResolvedField } from "../collections/resolve.ts";
@@ -66,12 +67,17 @@ function buildPlan(app: App): Plan | null {
   const columns: RawBuilder<unknown>[] = names.map((name) =>
     sql`${sql.ref(name)} as ${sql.id(name)}`
   );
+  // On SQLite the database's version first, read in the same snapshot as the row (see
+  // lookupSession).
+  if (app.data.dialect === "sqlite") {
+    columns.unshift(sql`(select data_version from pragma_data_version)`);
+  }
   const compiled = sql`select ${sql.join(columns)}
     from ${sql.table(sessions.table)} as s
     left join ${sql.table(users.table)} as u on ${sql.ref("u.UUID")} = ${
     sql.ref("s.user")
   }
-    where ${sql.ref("s.tokenHash")} = ${""}`.compile(app.data.db);
+    where ${sql.ref("s.tokenHash")} = ${""}`.compile(kyselyOf(app.data.db));
   return { sql: compiled.sql, names, sessionFields, userFields };
 }
 
@@ -127,7 +133,7 @@ async function lookupQueued(
   plan: Plan,
   token: string,
 ): Promise<SessionWithUser | null> {
-  const result = await app.data.executor().executeQuery<
+  const result = await kyselyOf(app.data.executor()).executeQuery<
     Record<string, unknown>
   >(CompiledQuery.raw(plan.sql, [tokenHash(token)]));
   const row = result.rows[0];
@@ -145,14 +151,21 @@ export function lookupSession(
   const { plan, cache } = lookupOf(app);
   if (!plan) return lookupWithBuilder(app, token);
   const reader = app.data.reader;
-  const version = reader?.version();
-  if (!reader || version === undefined) return lookupQueued(app, plan, token);
-  const hit = cache.get(version, token);
-  if (hit) return hit;
-  // The version was just taken, so the connection is free: this read cannot be refused.
-  const row = reader.readArrays(plan.sql, [tokenHash(token)])![0];
+  if (!reader) return lookupQueued(app, plan, token);
+  // Only an entry of the newest version seen can still be current: ask the database for
+  // its version then. Otherwise (no entry, or one made before a change already seen) the
+  // read is due anyway, and it carries its own version.
+  if (cache.hasCurrent(token)) {
+    const version = reader.version();
+    if (version === undefined) return lookupQueued(app, plan, token);
+    const hit = cache.get(version, token);
+    if (hit) return hit;
+  }
+  const rows = reader.readArrays(plan.sql, [tokenHash(token)]);
+  if (!rows) return lookupQueued(app, plan, token);
+  const row = rows[0];
   if (!row) return null;
-  const found = fromRow(plan, row);
-  cache.set(version, token, found);
+  const found = fromRow(plan, row.slice(1));
+  cache.set(reader.versionOf(row[0]), token, found);
   return found;
 }

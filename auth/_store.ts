@@ -1,5 +1,6 @@
 // Database access of sessions and users: every read and write of the Sessions and Users
 // collections the auth layer makes goes through here.
+import { kyselyOf } from "../collections/database.ts";
 import type { App } from "../app/create_app.ts";
 import type { DataRecord } from "../collections/results.ts";
 import type { WhereFilter } from "../collections/where.ts";
@@ -121,6 +122,25 @@ export async function findUser(
     .findFirst();
   if (!record) return null;
   return storedUser(record);
+}
+
+/**
+ * The user `uuid` like {@link findUser}, its row first locked against password changes
+ * until the caller's transaction ends (`FOR SHARE` on PostgreSQL; SQLite runs one
+ * transaction at a time). Call inside `app.data.transaction`.
+ */
+export async function lockUser(
+  app: App,
+  uuid: string,
+): Promise<StoredUser | null> {
+  const users = app.data.collections.get("Users");
+  if (users && app.data.dialect === "postgres") {
+    const rows = await kyselyOf(app.data.executor()).selectFrom(users.table)
+      .select("UUID").where("UUID", "=", uuid).forShare().execute();
+    if (rows.length === 0) return null;
+  }
+  // Read after the lock: under READ COMMITTED this sees any change committed while waiting.
+  return await findUser(app, uuid);
 }
 
 /** The user with `email` (lowercased) with its password hash, or `null`. */

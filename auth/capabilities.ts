@@ -145,6 +145,21 @@ function capabilityProblem(capability: unknown): string | null {
 }
 
 /**
+ * Whether `value` is a well-formed capability name: dotted non-empty segments, no
+ * whitespace, `*` only as the whole last segment.
+ *
+ * @example
+ * ```ts
+ * import { isCapabilityName } from "./capabilities.ts";
+ * isCapabilityName("collection.Posts.*"); // true
+ * isCapabilityName("collection.*.read"); // false
+ * ```
+ */
+export function isCapabilityName(value: unknown): value is string {
+  return capabilityProblem(value) === null;
+}
+
+/**
  * Defines a role. Every capability must be a non-empty string of dotted
  * segments, with `*` allowed only as the whole last segment (`*`,
  * `collection.*`, `collection.Posts.*`). Duplicates are dropped.

@@ -1,6 +1,6 @@
 /**
  * The field types the auth layer adds: `email`, `password`, `roles`, `language`,
- * `timezone` and `datePattern`. They exist only in apps that stack the layer.
+ * `timezone`, `datePattern` and `capabilities`. They exist only in apps that stack the layer.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { rolesType } from "./types/roles.ts";
 import { languageType } from "./types/language.ts";
 import { timezoneType } from "./types/timezone.ts";
 import { datePatternType } from "./types/date_pattern.ts";
+import { capabilitiesType } from "./types/capabilities.ts";
 
 /**
  * The auth field types by name.
@@ -18,7 +19,7 @@ import { datePatternType } from "./types/date_pattern.ts";
  * @example
  * ```ts
  * import { authFieldTypes } from "./field_types.ts";
- * Object.keys(authFieldTypes); // ["email", "password", "roles", "language", "timezone", "datePattern"]
+ * Object.keys(authFieldTypes); // ["email", "password", "roles", "language", "timezone", "datePattern", "capabilities"]
  * ```
  */
 export const authFieldTypes: Readonly<Record<string, FieldType>> = Object
@@ -29,4 +30,5 @@ export const authFieldTypes: Readonly<Record<string, FieldType>> = Object
     language: languageType,
     timezone: timezoneType,
     datePattern: datePatternType,
+    capabilities: capabilitiesType,
   });

@@ -20,8 +20,17 @@ import {
   requireAuthMiddleware,
 } from "./middleware.ts";
 import { defaultAccountFields } from "./account_fields.ts";
-import { principalHook } from "./principal.ts";
-import { userLanguageHook } from "./user_language.ts";
+import {
+  actorHook,
+  principalHook,
+  streamAliveHook,
+  streamSubjectHook,
+} from "./principal.ts";
+import {
+  USER_LANGUAGE_MIDDLEWARE_NAME,
+  userLanguageHook,
+  userLanguageMiddleware,
+} from "./user_language.ts";
 import { loginRoute } from "./routes/login.ts";
 import { logoutOthersRoute, logoutRoute } from "./routes/logout.ts";
 import { meRoute, updateMeRoute } from "./routes/me.ts";
@@ -30,7 +39,33 @@ import {
   installRoute,
   installStatusRoute,
 } from "./routes/install.ts";
-import { collectionsRoute, dashboardRoutes } from "../dashboard/mod.ts";
+import {
+  collectionsRoute,
+  dashboardRoutes,
+  permissionsRoute,
+} from "../dashboard/mod.ts";
+import { signupRoute, signupStatusRoute } from "./routes/signup.ts";
+import { verifyRequestRoute, verifyRoute } from "./routes/verify.ts";
+import { forgotRoute, resetRoute } from "./routes/password.ts";
+import { emailChangeRoute, emailConfirmRoute } from "./routes/email.ts";
+import { registerAccountMails } from "./_mails.ts";
+import { createTokenRoute } from "./routes/tokens.ts";
+import {
+  totpDisableRoute,
+  totpEnableRoute,
+  totpSetupRoute,
+  totpStatusRoute,
+} from "./routes/totp.ts";
+import { apiTokensDefinition } from "./api_tokens.ts";
+import type { ResolvedConfig } from "../app/config.ts";
+
+/** The types of the auth layer's collections in the registry `strata types` writes. */
+export const AUTH_COLLECTION_TYPES: Readonly<Record<string, string>> = Object
+  .freeze({
+    Users: 'typeof import("@strata/strata/auth").usersDefinition',
+    Sessions: 'typeof import("@strata/strata/auth").sessionsDefinition',
+    ApiTokens: 'typeof import("@strata/strata/auth").apiTokensDefinition',
+  });
 
 /**
  * Name of the global CSRF middleware. Global middleware run sorted by name; `~` sorts
@@ -46,8 +81,25 @@ async function setup(app: App): Promise<void> {
       throw new Error(`The auth layer needs the ${name} collection`);
     }
   }
+  if (settings.signup !== false) {
+    for (const role of settings.signup.roles) {
+      if (!app.layers.roles.has(role)) {
+        throw new Error(
+          `Invalid config: auth.signup.roles names the role "${role}", which no layer defines`,
+        );
+      }
+    }
+  }
   registerApp(app, settings);
   await ensureAuthTables(app);
+  registerAccountMails(app);
+}
+
+const SIGNUP_ROUTES = ["auth/signup.post.ts", "auth/signup.get.ts"];
+
+/** Sign-up exists only when `auth.signup` turns it on. */
+function omitRoutes(config: ResolvedConfig): string[] {
+  return resolveAuthSettings(config.auth).signup === false ? SIGNUP_ROUTES : [];
 }
 
 /**
@@ -76,18 +128,49 @@ export function authLayer(): Layer {
       "auth/me.patch.ts": updateMeRoute,
       "auth/install.get.ts": installStatusRoute,
       "auth/install.post.ts": installRoute,
+      "auth/signup.post.ts": signupRoute,
+      "auth/signup.get.ts": signupStatusRoute,
+      "auth/verify/request.post.ts": verifyRequestRoute,
+      "auth/verify.post.ts": verifyRoute,
+      "auth/password/forgot.post.ts": forgotRoute,
+      "auth/password/reset.post.ts": resetRoute,
+      "auth/email/change.post.ts": emailChangeRoute,
+      "auth/email/confirm.post.ts": emailConfirmRoute,
+      "auth/tokens.post.ts": createTokenRoute,
+      "auth/totp.get.ts": totpStatusRoute,
+      "auth/totp/setup.post.ts": totpSetupRoute,
+      "auth/totp/enable.post.ts": totpEnableRoute,
+      "auth/totp/disable.post.ts": totpDisableRoute,
       ...dashboardRoutes(),
       "dashboard/api/collections.get.ts": collectionsRoute,
+      "dashboard/api/collections/[collection]/permissions.get.ts":
+        permissionsRoute,
     },
-    collections: { Users: usersDefinition, Sessions: sessionsDefinition },
+    collections: {
+      Users: usersDefinition,
+      Sessions: sessionsDefinition,
+      ApiTokens: apiTokensDefinition,
+    },
+    collectionTypes: AUTH_COLLECTION_TYPES,
     middleware: {
       auth: authMiddleware,
       "require-auth": requireAuthMiddleware,
     },
-    globalMiddleware: { [CSRF_MIDDLEWARE_NAME]: csrfMiddleware },
+    globalMiddleware: {
+      [CSRF_MIDDLEWARE_NAME]: csrfMiddleware,
+      [USER_LANGUAGE_MIDDLEWARE_NAME]: userLanguageMiddleware,
+    },
     roles: { [ADMIN_ROLE]: defineRole({ capabilities: ["*"] }) },
-    hooks: [defaultAccountFields, principalHook, userLanguageHook],
+    hooks: [
+      defaultAccountFields,
+      principalHook,
+      actorHook,
+      streamAliveHook,
+      streamSubjectHook,
+      userLanguageHook,
+    ],
     fieldTypes: authFieldTypes,
+    omitRoutes,
     setup,
   });
 }

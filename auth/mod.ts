@@ -38,14 +38,21 @@ export {
   type Session,
   useSession,
 } from "./session.ts";
-export { usersDefinition } from "./users.ts";
+export { usersDefinition, type UsersFields } from "./users.ts";
+export { sessionsDefinition, type SessionsFields } from "./sessions.ts";
+export { apiTokensDefinition, type ApiTokensFields } from "./api_tokens.ts";
 export { queryScoped } from "./query_scoped.ts";
 export {
   ACCOUNT_FIELDS_HOOK,
   type AccountFieldsHook,
   DEFAULT_ACCOUNT_FIELDS,
 } from "./account_fields.ts";
-export type { AuthSettings, LoginRateLimit } from "./settings.ts";
+export type {
+  AuthSettings,
+  LoginRateLimit,
+  ResetRateLimit,
+  SignupSettings,
+} from "./settings.ts";
 export type { PasswordOptions } from "../utils/crypto.ts";
 
 /**

@@ -11,8 +11,8 @@ import { settingsOf } from "./_state.ts";
 import { clearedCookie, sessionCookie, tokenHash } from "./_token.ts";
 import {
   deleteSessions,
-  findUser,
   insertSession,
+  lockUser,
   type Session,
 } from "./_store.ts";
 import {
@@ -73,36 +73,69 @@ export async function createSession(
     throw new TypeError("createSession() needs the UUID of a user");
   }
   const event = useEvent();
-  const app = appOf(event);
+  const created = await openSession(appOf(event), event, userUuid, remember);
+  if (!created) throw new Error(`createSession(): no user ${userUuid}`);
+  return created;
+}
+
+/**
+ * Opens a session as {@link createSession} does, in one transaction holding the user's row
+ * (so no password change interleaves). With `verifiedStamp` (the password stamp a login
+ * checked the password against), nothing is opened if the password changed since: the
+ * session would belong to a password that no longer exists. Resolves to `null` when the
+ * user is gone or its password changed.
+ *
+ * @example
+ * ```ts ignore
+ * const created = await openSession(app, event, stored.user.UUID, false, stored.stamp);
+ * if (!created) throw unauthorized();
+ * ```
+ */
+export async function openSession(
+  app: App,
+  event: StrataEvent,
+  userUuid: string,
+  remember: boolean,
+  verifiedStamp?: string,
+): Promise<CreatedSession | null> {
   const settings = settingsOf(app);
-  const owner = await findUser(app, userUuid);
-  if (!owner) throw new Error(`createSession(): no user ${userUuid}`);
   const previous = await resolveRequestSession(event);
-  if (previous.session && previous.via === "cookie") {
-    await deleteSessions(app, { UUID: previous.session.UUID });
-  }
   const token = randomToken(32);
-  const now = app.now();
   const lifetime = remember
     ? settings.sessionMaxAge
     : settings.transientSessionMaxAge;
   const userAgent = event.request.headers.get("user-agent");
-  const session = await insertSession(app, {
-    user: userUuid,
-    tokenHash: tokenHash(token),
-    expiresAt: now + lifetime,
-    remember: remember === true,
-    createdAt: now,
-    userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null,
-    passwordStamp: owner.stamp,
+  const opened = await app.data.transaction(async () => {
+    const owner = await lockUser(app, userUuid);
+    if (!owner) return null;
+    if (verifiedStamp !== undefined && owner.stamp !== verifiedStamp) {
+      return null;
+    }
+    if (previous.session && previous.via === "cookie") {
+      await deleteSessions(app, { UUID: previous.session.UUID });
+    }
+    const now = app.now();
+    const session = await insertSession(app, {
+      user: userUuid,
+      tokenHash: tokenHash(token),
+      expiresAt: now + lifetime,
+      remember: remember === true,
+      createdAt: now,
+      userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null,
+      passwordStamp: owner.stamp,
+    });
+    // Sweep the account's dead sessions: expired ones, and those a password change ended
+    // (the stamp is current: the user's row is held, so no change is half-way through).
+    await deleteSessions(app, {
+      user: userUuid,
+      or: [{ expiresAt: { atMost: now } }, {
+        not: { passwordStamp: owner.stamp },
+      }],
+    });
+    return { owner, session };
   });
-  // Sweep the account's dead sessions: expired ones, and those a password change ended.
-  await deleteSessions(app, {
-    user: userUuid,
-    or: [{ expiresAt: { atMost: now } }, {
-      not: { passwordStamp: owner.stamp },
-    }],
-  });
+  if (!opened) return null;
+  const { owner, session } = opened;
   event.headers.append(
     "set-cookie",
     sessionCookie(settings.cookieName, token, remember ? lifetime : undefined),

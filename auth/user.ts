@@ -14,6 +14,7 @@ import {
 import { requireApp } from "./_state.ts";
 import { resolveRequestSession } from "./_resolve.ts";
 import type { User } from "./to_user.ts";
+import { tokenCapabilities } from "./_api_token.ts";
 
 export { toUser, type User } from "./to_user.ts";
 
@@ -40,7 +41,8 @@ export function capabilitiesOfUser(
 
 /**
  * Whether the user's capabilities cover `capability` (`*`, `collection.*` and
- * `collection.Posts.*` cover what starts with their prefix). Synchronous: the roles come
+ * `collection.Posts.*` cover what starts with their prefix). For a request made with an
+ * API token, the token's capabilities must cover it too. Synchronous: the roles come
  * from the app handling the current request.
  *
  * @example
@@ -59,7 +61,10 @@ export function userCan(
   capability: string,
 ): boolean {
   if (!user || !Array.isArray(user.roles)) return false;
-  return capabilitiesCover(capabilitiesOfUser(user), capability);
+  if (!capabilitiesCover(capabilitiesOfUser(user), capability)) return false;
+  // An API token's user: also within the token's capabilities.
+  const limit = tokenCapabilities(user);
+  return limit === undefined || capabilitiesCover(limit, capability);
 }
 
 /**

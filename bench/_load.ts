@@ -9,6 +9,14 @@
  * @module
  */
 
+/**
+ * Makes a server process exit cleanly on SIGTERM (how {@link startServer} stops it), so
+ * that `BENCH_CPU_PROF=<dir>` (servers run with `--cpu-prof`) writes their profiles.
+ */
+export function exitOnTerm(): void {
+  Deno.addSignalListener("SIGTERM", () => Deno.exit(0));
+}
+
 /** `BENCH_QUICK=1`: a short smoke run (1 round, 1 s per measurement). */
 export const QUICK: boolean = Deno.env.get("BENCH_QUICK") === "1";
 
@@ -63,6 +71,16 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  /** The core to pin it to: the server's (default) or the load generator's. */
+  readonly cpu?: "server" | "load";
+  /** `false`: not pinned, the scheduler may use every core. */
+  readonly pin?: boolean;
+  /** Receives what it prints after `ready`. */
+  readonly onOutput?: (text: string) => void;
+}
+
 /**
  * Starts `deno run -A <script> ...args` (pinned to the server core when possible) and waits
  * until it prints `ready`.
@@ -71,16 +89,19 @@ export async function startServer(
   script: string | URL,
   args: readonly string[],
   port: number,
+  options: StartOptions = {},
 ): Promise<Server> {
+  const profileDir = Deno.env.get("BENCH_CPU_PROF");
   const deno = [
     Deno.execPath(),
     "run",
     "-A",
+    ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
     new URL(script).pathname,
     ...args,
   ];
-  const [command, ...rest] = await canPin()
-    ? ["taskset", "-c", SERVER_CPU, ...deno]
+  const [command, ...rest] = options.pin !== false && await canPin()
+    ? ["taskset", "-c", options.cpu === "load" ? LOAD_CPU : SERVER_CPU, ...deno]
     : deno;
   const child = new Deno.Command(command, {
     args: rest,
@@ -100,7 +121,11 @@ export async function startServer(
   // Keep draining so the child never blocks on a full pipe.
   (async () => {
     try {
-      while (!(await reader.read()).done) { /* discard */ }
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        options.onOutput?.(value);
+      }
     } catch { /* closed */ }
   })();
   return {
@@ -115,6 +140,32 @@ export async function startServer(
   };
 }
 
+/**
+ * Starts `script` as Strata's server on `port` and as the hand-written peer's on `port + 1`
+ * (`<strata|peer> <port> ...args`), each pushed onto `servers` as soon as it runs so the
+ * caller's cleanup stops it even when the other fails to start.
+ */
+export async function startStrataAndPeer(
+  script: string | URL,
+  args: readonly string[],
+  port: number,
+  servers: Server[],
+): Promise<[strata: Server, peer: Server]> {
+  const strata = await startServer(
+    script,
+    ["strata", String(port), ...args],
+    port,
+  );
+  servers.push(strata);
+  const peer = await startServer(
+    script,
+    ["peer", String(port + 1), ...args],
+    port + 1,
+  );
+  servers.push(peer);
+  return [strata, peer];
+}
+
 /** Options of {@link wrk}. */
 export interface WrkOptions {
   /** Extra request headers (`Name: value`). */
@@ -123,6 +174,33 @@ export interface WrkOptions {
   connections?: number;
   /** Duration (default {@link DURATION}). */
   duration?: string;
+  /** A Lua script (its text) that shapes the requests: method, body, a path per request. */
+  script?: string;
+  /** How long one request may take before wrk counts it an error (wrk's default: 2s). */
+  timeout?: string;
+}
+
+const scripts = new Map<string, string>();
+
+/** Writes `text` to a temp file once and returns its path (wrk reads scripts from files). */
+async function scriptFile(text: string): Promise<string> {
+  let path = scripts.get(text);
+  if (!path) {
+    path = await Deno.makeTempFile({ prefix: "strata-bench-", suffix: ".lua" });
+    await Deno.writeTextFile(path, text);
+    scripts.set(text, path);
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(path!);
+      } catch { /* gone */ }
+    });
+  }
+  return path;
+}
+
+/** A Lua string literal of `text` (for building wrk scripts). */
+export function luaString(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => "\\" + c).replace(/\n/g, "\\n")}"`;
 }
 
 /** Runs `wrk` against `url` and returns requests per second; non-2xx answers are an error. */
@@ -136,6 +214,8 @@ export async function wrk(
     `-c${options.connections ?? CONNECTIONS}`,
     `-d${options.duration ?? DURATION}`,
     ...(options.headers ?? []).flatMap((header) => ["-H", header]),
+    ...(options.script ? ["-s", await scriptFile(options.script)] : []),
+    ...(options.timeout ? ["--timeout", options.timeout] : []),
     url,
   ];
   const [command, ...args] = await canPin()

@@ -14,9 +14,9 @@
  * @module
  */
 
-import { RegExpRouter } from "hono/router/reg-exp-router";
-import { SmartRouter } from "hono/router/smart-router";
-import { TrieRouter } from "hono/router/trie-router";
+import { RegExpRouter } from "npm:hono@^4.7.0/router/reg-exp-router";
+import { SmartRouter } from "npm:hono@^4.7.0/router/smart-router";
+import { TrieRouter } from "npm:hono@^4.7.0/router/trie-router";
 import { RouteTrie } from "../router/trie.ts";
 
 interface Route {

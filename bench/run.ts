@@ -3,21 +3,32 @@
  * Strata's, the ratio and whether the target is met; a summary of targets at the end.
  *
  * - `deno task bench` runs all; `deno task bench http auth` runs the named ones
- *   (`http`, `router`, `collections`, `data`, `auth`, `startup`).
+ *   (`http`, `router`, `collections`, `search`, `data`, `auth`, `eventloop`, `startup`,
+ *   `webhooks`, `accounts`, `files`, `realtime`).
+ * - `BENCH_DATABASES=sqlite` (or `postgres`) runs the data benchmarks on one database;
+ *   PostgreSQL is `BENCH_POSTGRES` (default `postgres://postgres@127.0.0.1:5432/test`).
  * - `BENCH_QUICK=1` makes a short smoke run (1 round, 1 s of load, smaller data).
  * - `BENCH_DURATION`, `BENCH_ROUNDS`, `BENCH_CONNECTIONS`, `BENCH_PIN=0` tune the load.
+ * - `BENCH_CPU_PROF=<dir>` runs the servers with `deno run --cpu-prof` (profiles in `<dir>`).
  *
- * Each benchmark also runs alone: `deno run -A bench/http/run.ts`, `bench/collections/run.ts`,
- * `bench/data_bench.ts`, `bench/auth/run.ts`, `bench/router_match.ts`.
+ * Each benchmark also runs alone: `deno run -A bench/http/run.ts`, `bench/collections/run.ts`, `bench/search/run.ts`,
+ * `bench/data_bench.ts`, `bench/auth/run.ts`, `bench/event_loop/run.ts`, `bench/router_match.ts`,
+ * `bench/webhooks/run.ts`, `bench/accounts/run.ts`, `bench/files/run.ts`, `bench/realtime/run.ts`.
  *
  * @module
  */
 import { httpBench } from "./http/run.ts";
 import { collectionsBench } from "./collections/run.ts";
+import { searchBench } from "./search/run.ts";
 import { dataBench } from "./data_bench.ts";
 import { authBench } from "./auth/run.ts";
+import { eventLoopBench } from "./event_loop/run.ts";
 import { routerMatchBench } from "./router_match.ts";
-import { runStartupBench, STARTUP_TARGET_MS } from "./startup/mod.ts";
+import { startupBench } from "./startup/mod.ts";
+import { webhooksBench } from "./webhooks/run.ts";
+import { accountsBench } from "./accounts/run.ts";
+import { filesBench } from "./files/run.ts";
+import { realtimeBench } from "./realtime/run.ts";
 import { QUICK } from "./_load.ts";
 import { type BenchReport, printReport, targetMet } from "./_report.ts";
 
@@ -25,39 +36,16 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   http: httpBench,
   router: routerMatchBench,
   collections: collectionsBench,
+  search: searchBench,
   data: dataBench,
   auth: authBench,
+  eventloop: eventLoopBench,
   startup: startupBench,
+  webhooks: webhooksBench,
+  accounts: accountsBench,
+  files: filesBench,
+  realtime: realtimeBench,
 };
-
-/** Boot time of an app of 200 routes and 10 collections, against the absolute 150 ms target. */
-async function startupBench(): Promise<BenchReport> {
-  const result = await runStartupBench({
-    print: false,
-    processes: QUICK ? 3 : 9,
-  });
-  const fresh = result.rows[0];
-  return {
-    title:
-      "Startup: createApp on 200 route files + 10 collections + the auth layer",
-    method:
-      `median of ${fresh.runs} fresh processes (each imports Strata, then times createApp)`,
-    rows: [{
-      measure: "createApp ms, fresh process",
-      peer: "target",
-      peerValue: STARTUP_TARGET_MS,
-      ours: fresh.median,
-      max: 1,
-      digits: 1,
-    }, {
-      measure: "createApp ms, warm modules",
-      peer: "target",
-      peerValue: STARTUP_TARGET_MS,
-      ours: result.rows[3].median,
-      digits: 1,
-    }],
-  };
-}
 
 const names = Deno.args.length > 0 ? Deno.args : Object.keys(BENCHES);
 for (const name of names) {

@@ -1,5 +1,7 @@
 // The files `strata new` writes. Kept as plain strings so the CLI works when Strata is imported
 // from a URL (it can never read its own files).
+import { typesFileText } from "../app/types_file.ts";
+import { AUTH_COLLECTION_TYPES } from "../auth/layer.ts";
 
 /** File path (relative to the app folder) → content. */
 export type AppFiles = Record<string, string>;
@@ -16,9 +18,13 @@ export function appFiles(
   return {
     "deno.json": json({
       tasks: {
-        dev: "deno serve -A --watch main.ts",
+        // `strata dev`: 127.0.0.1 only; restarts when a file is added or removed in the app's
+        // folders, or one of them is created; keeps strata.gen.ts in step with collections/.
+        dev: "deno run -A @strata/strata/cli dev",
         start: "deno serve -A main.ts",
         test: "deno test -A",
+        check: "deno check .",
+        types: "deno run -A @strata/strata/cli types",
       },
       imports,
     }),
@@ -35,6 +41,8 @@ export default defineConfig({
     "main.ts": `// Serve with \`deno task dev\` (watch) or \`deno task start\`.
 import { createApp } from "@strata/strata";
 import { formatRoutes } from "@strata/strata/cli";
+// The registry of typed collections (\`deno task types\` writes it; dev keeps it current).
+import type {} from "./strata.gen.ts";
 
 const root = import.meta.dirname!;
 const app = await createApp({ root });
@@ -48,6 +56,18 @@ export default {
   },
 };
 `,
+    "strata.gen.ts": typesFileText(
+      [
+        {
+          name: "Notes",
+          type: 'typeof import("./collections/Notes.ts").default',
+        },
+        ...Object.entries(AUTH_COLLECTION_TYPES).map(([name, type]) => ({
+          name,
+          type,
+        })),
+      ].sort((a, b) => a.name < b.name ? -1 : 1),
+    ),
     "api/index.get.ts": `// GET /
 import { defineHandler, query } from "@strata/strata";
 
@@ -140,11 +160,14 @@ A [Strata](https://jsr.io/@strata/strata) app.
 deno task dev    # serve on http://localhost:8000 and restart on changes
 deno task test   # run the tests
 deno task start  # serve without watching
+deno task check  # type-check the app
+deno task types  # rewrite strata.gen.ts (dev does it when collections change)
 \`\`\`
 
 - \`api/\`: one file per route (\`api/index.get.ts\` answers \`GET /\`).
 - \`collections/\`: collection definitions; \`Notes\` is served under \`/collections/notes\`.
 - \`strata.config.ts\`: the config; the auth layer adds \`/auth\` and the dashboard.
+- \`strata.gen.ts\`: generated; types \`query("Notes")\` by the app's collections.
 - Open \`/dashboard\` to create the first administrator.
 `;
 }

@@ -17,6 +17,8 @@ export const STRATA_EXPORTS: Readonly<Record<string, string>> = Object.freeze({
   "./testing": "testing/mod.ts",
   "./utils/crypto": "utils/crypto.ts",
   "./cli": "cli/mod.ts",
+  "./internal": "internal.ts",
+  "./client": "client/mod.ts",
 });
 
 /**
@@ -27,14 +29,16 @@ export const STRATA_EXPORTS: Readonly<Record<string, string>> = Object.freeze({
 export const STRATA_NPM_IMPORTS: Readonly<Record<string, string>> = Object
   .freeze({
     kysely: "npm:kysely@^0.28.2",
+    nodemailer: "npm:nodemailer@^7.0.9",
     pg: "npm:pg@^8.16.0",
+    sharp: "npm:sharp@^0.35.5",
   });
 
 /**
  * The `imports` of a new app's `deno.json` for a Strata `source`: a `jsr:` specifier
  * (`jsr:@strata/strata@^0`), an `http(s):` or `file:` URL of the package root (or of its
  * `mod.ts`), or a local path to a checkout (resolved against `cwd`). Every export gets its
- * own entry, plus the `@strata/strata/` prefix; a non-JSR source also maps `kysely` and `pg`.
+ * own entry, plus the `@strata/strata/` prefix; a non-JSR source also maps `kysely`, `nodemailer`, `pg` and `sharp`.
  *
  * @example
  * ```ts

@@ -3,7 +3,10 @@
  *
  * - `new <dir> [--strata <source>]` scaffolds an app that passes its own `deno task test`;
  * - `routes [dir]` prints the merged route table (method, pattern, layer, file);
- * - `dev [dir] [--port <n>]` serves the app with `deno serve --watch` and prints its URL.
+ * - `dev [dir] [--port <n>] [--host <addr>]` serves the app with `deno serve --watch` on
+ *   127.0.0.1 (unless `--host` says otherwise) and prints its URL once it answers;
+ * - `types [dir] [--check]` writes `strata.gen.ts`, the registry that types `query("Name")`
+ *   (`--check` exits 1 when it is missing or stale).
  *
  * ```sh
  * deno run -A jsr:@strata/strata/cli new my-app
@@ -25,6 +28,7 @@ import { CliError } from "./errors.ts";
 import { scaffoldApp } from "./new_app.ts";
 import { routeTable } from "./routes.ts";
 import { devServer } from "./dev.ts";
+import { typesCommand } from "./types.ts";
 
 export { CliError } from "./errors.ts";
 export {
@@ -33,8 +37,9 @@ export {
   type ScaffoldOptions,
   type ScaffoldResult,
 } from "./new_app.ts";
-export { formatRoutes, formatRouteTable, routeTable } from "./routes.ts";
-export { type DevOptions, devServer } from "./dev.ts";
+export { formatRoutes, routeTable } from "./routes.ts";
+export { DEV_WATCH_DIRS, type DevOptions, devServer } from "./dev.ts";
+export { typesCommand } from "./types.ts";
 export {
   DEFAULT_STRATA_SOURCE,
   STRATA_EXPORTS,
@@ -64,7 +69,10 @@ Commands:
   new <dir> [--strata <source>]   create an app in dir (missing or empty)
                                   source: jsr:@strata/strata@^0 (default), a URL or a path
   routes [dir]                    print the merged route table of the app in dir (default .)
-  dev [dir] [--port <n>]          serve the app in dir with --watch (default port 8000)
+  dev [dir] [--port <n>] [--host <addr>]
+                                  serve the app in dir with --watch (default 127.0.0.1:8000)
+  types [dir] [--check]           write dir/strata.gen.ts, the registry of typed collections;
+                                  --check exits 1 when it is missing or stale
   help                            print this text`;
 
 interface ParsedArgs {
@@ -72,7 +80,10 @@ interface ParsedArgs {
   flags: Map<string, string>;
 }
 
-const VALUE_FLAGS: ReadonlySet<string> = new Set(["strata", "port"]);
+/** Options that take no value. */
+const SWITCH_FLAGS: ReadonlySet<string> = new Set(["check"]);
+
+const VALUE_FLAGS: ReadonlySet<string> = new Set(["strata", "port", "host"]);
 
 function parseArgs(args: readonly string[]): ParsedArgs {
   const positional: string[] = [];
@@ -88,6 +99,10 @@ function parseArgs(args: readonly string[]): ParsedArgs {
       continue;
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (SWITCH_FLAGS.has(name) && inline === undefined) {
+      flags.set(name, "");
+      continue;
+    }
     if (!VALUE_FLAGS.has(name)) throw new CliError(`Unknown option "${arg}"`);
     const value = inline ?? args[++i];
     if (value === undefined || value === "") {
@@ -159,8 +174,9 @@ async function run(
       return 0;
     }
     case "dev": {
-      allowOnly(command, parsed, ["port"], 1);
+      allowOnly(command, parsed, ["port", "host"], 1);
       const portText = parsed.flags.get("port");
+      const host = parsed.flags.get("host");
       const port = portText === undefined ? undefined : Number(portText);
       if (port !== undefined && !/^\d+$/.test(portText!)) {
         throw new CliError(`Invalid port "${portText}": use a number`);
@@ -168,9 +184,19 @@ async function run(
       return await devServer({
         dir: parsed.positional[0],
         port,
+        host: typeof host === "string" ? host : undefined,
         onUrl: (url) =>
           out.log(`Strata dev server: ${url} (restarts when files change)`),
       });
+    }
+    case "types": {
+      allowOnly(command, parsed, ["check"], 1);
+      out.log(
+        await typesCommand(parsed.positional[0] ?? ".", {
+          check: parsed.flags.has("check"),
+        }),
+      );
+      return 0;
     }
     default:
       throw new CliError(`Unknown command "${command}"\n\n${USAGE}`);

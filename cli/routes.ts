@@ -8,8 +8,6 @@ import { createApp } from "../app/create_app.ts";
 import { formatRouteTable, type RouteInfo } from "../app/route_table.ts";
 import { CliError } from "./errors.ts";
 
-export { formatRouteTable };
-
 const HEADER: RouteInfo = Object.freeze({
   id: "",
   method: "METHOD",

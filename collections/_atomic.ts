@@ -42,10 +42,12 @@ export async function atomic<T>(
   const executor = ctx.executor();
   const name = sql.id(`strata_sp_${++savepoints}`);
   await sql`savepoint ${name}`.execute(executor);
+  const mark = ctx.changeMark();
   let result: T;
   try {
     result = await fn();
   } catch (error) {
+    ctx.rewindChanges(mark);
     await sql`rollback to savepoint ${name}`.execute(executor);
     await sql`release savepoint ${name}`.execute(executor);
     throw error;

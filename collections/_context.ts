@@ -10,6 +10,15 @@ import type { ResolvedCollection } from "./resolve.ts";
 import type { MessageRenderer } from "./messages.ts";
 import type { WhereFilter } from "./where.ts";
 import type { QueryBuilder } from "./query_builder.ts";
+import type { ChangeOp } from "./changes/log.ts";
+import type { BeforeWriteHooks } from "./changes/before_write.ts";
+import type { FileRow } from "./files/table.ts";
+
+/** The acting user of a write, as the `record:actor` hook names it. */
+export interface ActingUser {
+  /** The user's UUID (the change log's `actor`). */
+  readonly UUID: string;
+}
 
 /** What a `query:filter` hook receives. */
 export interface QueryFilterContext {
@@ -25,6 +34,12 @@ export interface QueryFilterContext {
 export type QueryFilter = (
   ctx: QueryFilterContext,
 ) => WhereFilter | undefined | null;
+
+/** How reads name the URL of a stored file. */
+export interface FileUrls {
+  /** The URL a read hands out for `row` (signed and expiring for a private file). */
+  urlOf(row: FileRow): string;
+}
 
 /** Internal state of one open data layer. */
 export interface LayerContext {
@@ -54,6 +69,29 @@ export interface LayerContext {
   inTransaction(): boolean;
   /** Runs `fn` in a transaction (joining the current one). */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Queues a change of the current transaction for the change log (nothing for a collection
+   * without events); written just before commit, dropped if the transaction rolls back.
+   */
+  recordChange(
+    collection: ResolvedCollection,
+    uuid: string,
+    op: ChangeOp,
+    changed: readonly string[],
+    locale: string | null,
+  ): void;
+  /** The `record:beforeWrite` functions, or `null` when none is registered. */
+  readonly beforeWrite: BeforeWriteHooks | null;
+  /** Collections whose deleted records keep their last state (see `changes/deleted.ts`). */
+  readonly keepDeleted: ReadonlySet<string>;
+  /** The acting user of the current write (the request's signed-in user), or `null`. */
+  actingUser(): ActingUser | null;
+  /** How many changes the current transaction queued (a savepoint's mark). */
+  changeMark(): number;
+  /** Drops the changes queued after `mark` (its savepoint rolled back). */
+  rewindChanges(mark: number): void;
+  /** File URLs, or `null` for plain unsigned paths. */
+  readonly files: FileUrls | null;
   /** Opens a query builder. */
   query(collection: string): QueryBuilder;
   /** The collection, or a thrown error naming it. */

@@ -11,8 +11,22 @@
  * ```
  */
 export function exceedsUtf8Bytes(s: string, max: number): boolean {
+  // At most 3 bytes per UTF-16 unit: only a string in that range needs counting.
   if (s.length > max) return true;
-  if (s.length * 3 <= max) return false;
+  return s.length * 3 > max && utf8Length(s) > max;
+}
+
+/**
+ * The number of UTF-8 bytes `s` encodes to (lone surrogates count 3, as their U+FFFD
+ * replacement), without encoding it.
+ *
+ * @example
+ * ```ts
+ * import { utf8Length } from "./_utf8.ts";
+ * utf8Length("a€"); // 4
+ * ```
+ */
+export function utf8Length(s: string): number {
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -25,7 +39,6 @@ export function exceedsUtf8Bytes(s: string, max: number): boolean {
       bytes += 4;
       i++;
     } else bytes += 3;
-    if (bytes > max) return true;
   }
-  return false;
+  return bytes;
 }

@@ -17,6 +17,7 @@ import {
   type WhereFilter,
   type WhereOperator,
 } from "./where.ts";
+import { fileMetadataCollection, FILES_TABLE } from "./files/table.ts";
 import { fieldOrThrow, QueryError } from "./query_error.ts";
 
 /** Where a filter is compiled: which table alias, locale and nesting. */
@@ -92,18 +93,34 @@ export function hookConditions(
   where: WhereFilter,
   path: string,
 ): Condition {
-  const { ctx } = scope;
-  if (ctx.queryFilters.length === 0) return null;
-  const parts: Condition[] = [];
+  const extras = hookFilters(scope.ctx, scope.collection, where, scope.locale);
+  if (extras.length === 0) return null;
+  return andConditions(
+    extras.map((extra) => compileFilter(extra, scope, `${path}(filter)`)),
+  );
+}
+
+/**
+ * What the `query:filter` hooks add to a read of `collection` whose own filter is `where`
+ * (each hook called once).
+ *
+ * @example
+ * ```ts ignore
+ * const extras = hookFilters(ctx, posts, { UUID: id }, "en"); // [] when no hook filters
+ * ```
+ */
+export function hookFilters(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  where: WhereFilter,
+  locale: string,
+): WhereFilter[] {
+  const extras: WhereFilter[] = [];
   for (const hook of ctx.queryFilters) {
-    const extra = hook({
-      collection: scope.collection.name,
-      where,
-      locale: scope.locale,
-    });
-    if (extra) parts.push(compileFilter(extra, scope, `${path}(filter)`));
+    const extra = hook({ collection: collection.name, where, locale });
+    if (extra) extras.push(extra);
   }
-  return andConditions(parts);
+  return extras;
 }
 
 /**
@@ -319,6 +336,25 @@ function folded(
     : sql`lower(${ref})`;
 }
 
+const SQLITE_PATTERN_FUNCTIONS = {
+  contains: "strata_contains",
+  startsWith: "strata_starts",
+  endsWith: "strata_ends",
+} as const;
+
+/**
+ * A pattern operator on SQLite: Strata's function (see db/sqlite_functions.ts) folds the
+ * value as `lower()` does and matches in linear time, stopping at the statement's deadline;
+ * `abs()` turns its stop value into an error that ends the statement.
+ */
+function sqlitePattern(
+  name: string,
+  ref: RawBuilder<unknown>,
+  value: string,
+): Condition {
+  return sql<SqlBool>`abs(${sql.raw(name)}(${ref}, ${value.toLowerCase()}))`;
+}
+
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -375,6 +411,9 @@ function compileOperator(
     case "endsWith": {
       if (typeof value !== "string") throw invalid(path, "a string");
       refuseNul(value, path);
+      if (dialect === "sqlite") {
+        return sqlitePattern(SQLITE_PATTERN_FUNCTIONS[op], ref, value);
+      }
       const literal = escapeLike(value.toLowerCase());
       const pattern = op === "contains"
         ? `%${literal}%`
@@ -388,12 +427,12 @@ function compileOperator(
     case "like": {
       if (typeof value !== "string") throw invalid(path, "a string");
       refuseNul(value, path);
-      // PostgreSQL's LIKE escapes with a backslash by default; SQLite has no escape.
+      // PostgreSQL's LIKE escapes with a backslash by default; SQLite's function has none.
       return dialect === "postgres"
         ? sql<SqlBool>`${
           folded(ref, dialect)
         } like ${value.toLowerCase()} escape ''`
-        : sql<SqlBool>`${folded(ref, dialect)} like ${value.toLowerCase()}`;
+        : sqlitePattern("strata_like", ref, value);
     }
     case "isNull":
       if (typeof value !== "boolean") throw invalid(path, "true or false");
@@ -497,6 +536,9 @@ function compileHas(
     );
   }
   const field = target.field!;
+  if (field.kind === "file" || field.kind === "files") {
+    return compileFileHas(target, value as WhereFilter, scope, path);
+  }
   const other = scope.ctx.collection(field.target!);
   const h = `h${++scope.aliases.n}`;
   const inner: WhereScope = {
@@ -526,4 +568,42 @@ function compileHas(
   } = ${sql.ref(`${j}.target`)} where ${sql.ref(`${j}.owner`)} = ${
     sql.ref(`${scope.alias}.UUID`)
   }${where})`;
+}
+
+/**
+ * `has` on a file field: a filter over the metadata of its file(s) in `_strata_files`. A
+ * `file` column holds the UUID; the files of a `files` value are found by their owner.
+ */
+function compileFileHas(
+  target: Target,
+  value: WhereFilter,
+  scope: WhereScope,
+  path: string,
+): Condition {
+  const field = target.field!;
+  const files = fileMetadataCollection(scope.ctx.dialect);
+  const h = `h${++scope.aliases.n}`;
+  const inner: WhereScope = {
+    ctx: scope.ctx,
+    collection: files,
+    alias: h,
+    translationAlias: null,
+    locale: scope.locale,
+    depth: scope.depth + 1,
+    aliases: scope.aliases,
+  };
+  const condition = compileFilter(value, inner, path);
+  const where = condition === null ? sql`` : sql` and ${condition}`;
+  if (field.kind === "file") {
+    return sql<SqlBool>`exists (select 1 from ${sql.table(FILES_TABLE)} as ${
+      sql.id(h)
+    } where ${sql.ref(`${h}.UUID`)} = ${target.ref}${where})`;
+  }
+  return sql<SqlBool>`exists (select 1 from ${sql.table(FILES_TABLE)} as ${
+    sql.id(h)
+  } where ${sql.ref(`${h}.record`)} = ${sql.ref(`${scope.alias}.UUID`)} and ${
+    sql.ref(`${h}.collection`)
+  } = ${field.collection} and ${sql.ref(`${h}.field`)} = ${field.name} and ${
+    sql.ref(`${h}.state`)
+  } = 'attached'${where})`;
 }

@@ -7,19 +7,42 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./database.ts";
+import { checkFieldDefaults } from "./check_defaults.ts";
+import type { Transaction } from "kysely";
 import type { CollectionDefinition } from "./define.ts";
 import { builtinFieldTypes, type FieldType } from "./field_types.ts";
 import { openDatabase, type SqlDialect } from "./db/open_database.ts";
-import { bootError } from "./db/busy.ts";
+import { bootError, isDeadlockError } from "./db/busy.ts";
 import { type DirectReader, directReader } from "./db/sqlite_dialect.ts";
 import { resolveCollections, type ResolvedCollection } from "./resolve.ts";
 import { syncSchema } from "./schema_sync.ts";
 import { type MessageRenderer, renderDefaultMessage } from "./messages.ts";
 import { createQueryBuilder, type QueryBuilder } from "./query_builder.ts";
-import type { LayerContext, QueryFilter } from "./_context.ts";
+import type {
+  ActingUser,
+  FileUrls,
+  LayerContext,
+  QueryFilter,
+} from "./_context.ts";
+import { ensureFilesTable } from "./files/table.ts";
+import type { BeforeWriteHooks } from "./changes/before_write.ts";
+import {
+  type ChangeEntry,
+  ensureChangeLog,
+  pruneChanges,
+  type Retention,
+  writeChanges,
+} from "./changes/log.ts";
+import { ChangeFeed } from "./changes/feed.ts";
+import { ensureDeletedTable } from "./changes/deleted.ts";
 
-export type { QueryFilter, QueryFilterContext } from "./_context.ts";
+export type {
+  ActingUser,
+  FileUrls,
+  QueryFilter,
+  QueryFilterContext,
+} from "./_context.ts";
 
 /** Options of {@link openDataLayer}. */
 export interface DataLayerOptions {
@@ -48,13 +71,38 @@ export interface DataLayerOptions {
    * `busy_timeout`, PostgreSQL `lock_timeout`); default 2000.
    */
   busyTimeout?: number;
+  /** The acting user of a write (change log `actor`, `record:beforeWrite` `user`); default none. */
+  actingUser?: () => ActingUser | null;
+  /** The `record:beforeWrite` functions. */
+  beforeWrite?: BeforeWriteHooks;
+  /** The change log and its feed. */
+  events?: ChangeLogOptions;
+  /**
+   * Collections whose deleted records keep their last stored state (in `_strata_deleted`,
+   * written in the delete's transaction), for consumers that announce deletes with it.
+   */
+  keepDeleted?: readonly string[];
+  /** How reads name file URLs (the app signs private files); default plain paths. */
+  files?: FileUrls;
 }
+
+/** How the change log is kept and read (`events` of the config). */
+export interface ChangeLogOptions {
+  /** Changes older than this many ms are pruned; default 24 h. */
+  retention?: number;
+  /** At most this many changes are kept; default 1,000,000. */
+  maxRows?: number;
+  /** How often other processes' writes are looked for on SQLite, in ms; default 100. */
+  pollInterval?: number;
+}
+
+/** How often an instance tries to prune the change log (one instance does per period). */
+const PRUNE_EVERY = 60_000;
 
 /** An open data layer. */
 export interface DataLayer {
-  /** Kysely over the database, for anything the builder does not do. */
-  // deno-lint-ignore no-explicit-any
-  readonly db: Kysely<any>;
+  /** The raw database (Kysely at run time, see {@link Database}). */
+  readonly db: Database;
   /** Which database. */
   readonly dialect: SqlDialect;
   /** The resolved collections. */
@@ -67,17 +115,29 @@ export interface DataLayer {
   query(name: string): QueryBuilder;
   /**
    * Runs `fn` in one transaction (a nested call joins the outer one). Builders used inside
-   * join it; for raw Kysely inside, use {@link DataLayer.executor}.
+   * join it; for raw Kysely inside, use {@link DataLayer.executor}. A transaction the
+   * database rolls back as a deadlock (PostgreSQL) runs `fn` once more before failing.
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
-  /** The current transaction's Kysely, or `db` outside a transaction. */
-  // deno-lint-ignore no-explicit-any
-  executor(): Kysely<any>;
+  /** The current transaction's handle, or `db` outside a transaction. */
+  executor(): Database;
+  /**
+   * Calls `fn` once the current transaction commits (never when it rolls back), or at once
+   * outside a transaction: for work that must only see committed rows, such as waking a
+   * worker that reads them.
+   */
+  afterCommit(fn: () => void): void;
   /**
    * Synchronous reads on the SQLite connection for the hottest statements (see
    * {@link DirectReader}); `null` on PostgreSQL.
    */
   readonly reader: DirectReader | null;
+  /** The change feed: committed changes of every instance, read from the change log. */
+  readonly feed: ChangeFeed;
+  /** Prunes the change log now if no instance did within the last minute (see `events`). */
+  pruneChanges(): Promise<boolean>;
+  /** The acting user of the current request (the signed-in user), or `null`. */
+  actingUser(): ActingUser | null;
   /** Closes the database. */
   close(): Promise<void>;
 }
@@ -97,6 +157,25 @@ function canonicalLocales(locales: readonly string[]): string[] {
     if (!out.includes(canonical)) out.push(canonical);
   }
   return out;
+}
+
+/**
+ * Whether any collection has a `file` or `files` field (then `_strata_files` exists).
+ *
+ * @example
+ * ```ts ignore
+ * hasFileFields(data.collections.values()); // false for an app without file fields
+ * ```
+ */
+export function hasFileFields(
+  collections: Iterable<ResolvedCollection>,
+): boolean {
+  for (const collection of collections) {
+    if (
+      collection.fieldList.some((f) => f.kind === "file" || f.kind === "files")
+    ) return true;
+  }
+  return false;
 }
 
 /**
@@ -145,8 +224,14 @@ export async function openDataLayer(
     }
     types[name] = type;
   }
-  // deno-lint-ignore no-explicit-any
-  const storage = new AsyncLocalStorage<{ trx: Transaction<any> }>();
+  const storage = new AsyncLocalStorage<
+    {
+      // deno-lint-ignore no-explicit-any
+      trx: Transaction<any>;
+      changes: ChangeEntry[];
+      committed: (() => void)[];
+    }
+  >();
   const opened = await openDatabase({
     url: options.url,
     pgSchema: options.pgSchema,
@@ -157,16 +242,38 @@ export async function openDataLayer(
   let collections: Map<string, ResolvedCollection>;
   try {
     collections = resolveCollections(options.collections, types, dialect);
+    checkFieldDefaults(collections.values());
+    const sqlite = opened.sqlite;
     await syncSchema(db, dialect, collections, {
       force: options.sync?.force,
       defaultLocale,
+      execScript: sqlite && ((script) => sqlite.exec(script)),
     });
+    // Nothing can produce a change without a collection that has events.
+    if ([...collections.values()].some((c) => c.events)) {
+      await ensureChangeLog(db, dialect);
+    }
+    if (options.keepDeleted?.length) await ensureDeletedTable(db);
+    if (hasFileFields(collections.values())) {
+      await ensureFilesTable(db, dialect);
+    }
   } catch (error) {
     await db.destroy();
     throw bootError(error);
   }
   const now = options.now ?? Date.now;
   const reader = dialect === "sqlite" ? await directReader(db) : null;
+  const actingUser = options.actingUser ?? (() => null);
+  const feed = new ChangeFeed({
+    db,
+    dialect,
+    url: options.url,
+    pollInterval: options.events?.pollInterval ?? 100,
+  });
+  const retention: Retention = {
+    maxAge: options.events?.retention ?? 86_400_000,
+    maxRows: options.events?.maxRows ?? 1_000_000,
+  };
   const ctx: LayerContext = {
     db,
     dialect,
@@ -179,9 +286,56 @@ export async function openDataLayer(
     now: () => Math.trunc(now()),
     executor: () => storage.getStore()?.trx ?? db,
     inTransaction: () => storage.getStore() !== undefined,
-    transaction<T>(fn: () => Promise<T>): Promise<T> {
-      if (storage.getStore()) return fn();
-      return db.transaction().execute((trx) => storage.run({ trx }, fn));
+    async transaction<T>(fn: () => Promise<T>): Promise<T> {
+      if (storage.getStore()) return await fn();
+      const run = async () => {
+        const changes: ChangeEntry[] = [];
+        const committed: (() => void)[] = [];
+        const result = await db.transaction().execute((trx) =>
+          storage.run({ trx, changes, committed }, async () => {
+            const value = await fn();
+            await writeChanges(trx, changes);
+            return value;
+          })
+        );
+        if (changes.length > 0) {
+          feed.wake();
+          feed.announce();
+        }
+        for (const fn of committed) fn();
+        return result;
+      };
+      try {
+        return await run();
+      } catch (error) {
+        // Locks are taken in one order ("Consistency" in docs/deployment.md), so two single
+        // writes do not deadlock; a deadlock between larger ones rolled back all its work:
+        // run it once more before answering 503.
+        if (!isDeadlockError(error)) throw error;
+        return await run();
+      }
+    },
+    recordChange(collection, uuid, op, changed, locale): void {
+      if (!collection.events) return;
+      const store = storage.getStore();
+      if (!store) throw new Error("A change is recorded outside a transaction");
+      store.changes.push({
+        collection: collection.name,
+        uuid,
+        op,
+        changed,
+        locale,
+        actor: actingUser()?.UUID ?? null,
+        at: ctx.now(),
+      });
+    },
+    beforeWrite: options.beforeWrite ?? null,
+    keepDeleted: new Set(options.keepDeleted ?? []),
+    files: options.files ?? null,
+    actingUser,
+    changeMark: () => storage.getStore()?.changes.length ?? 0,
+    rewindChanges(mark: number): void {
+      storage.getStore()?.changes.splice(mark);
     },
     query: (name: string) => createQueryBuilder(ctx, ctx.collection(name)),
     collection(name: string): ResolvedCollection {
@@ -190,6 +344,10 @@ export async function openDataLayer(
       return collection;
     },
   };
+  const prune = () => pruneChanges(db, ctx.now(), retention, PRUNE_EVERY);
+  const sweeper = setInterval(() => {
+    prune().catch(() => {}); // the database is away: the next period tries again
+  }, PRUNE_EVERY);
   let closed = false;
   return {
     db,
@@ -200,10 +358,20 @@ export async function openDataLayer(
     query: ctx.query,
     transaction: (fn) => ctx.transaction(fn),
     executor: ctx.executor,
+    afterCommit(fn: () => void): void {
+      const store = storage.getStore();
+      if (store) store.committed.push(fn);
+      else fn();
+    },
     reader,
+    feed,
+    pruneChanges: prune,
+    actingUser,
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      clearInterval(sweeper);
+      await feed.close();
       await db.destroy();
     },
   };

@@ -7,6 +7,14 @@
  */
 
 import type { QueryBuilder } from "./query_builder.ts";
+import {
+  checkCollectionPresentation,
+  checkFieldPresentation,
+  COLLECTION_PRESENTATION_KEYS,
+  type CollectionPresentationOptions,
+  FIELD_PRESENTATION_KEYS,
+  type FieldPresentationOptions,
+} from "./presentation.ts";
 
 /** What a write is doing. */
 export type WriteOperation = "create" | "update";
@@ -55,7 +63,7 @@ export type Validator = (
 export type RecordOnDelete = "setNull" | "cascade" | "restrict";
 
 /** Options of {@link field}. */
-export interface FieldOptions {
+export interface FieldOptions extends FieldPresentationOptions {
   /** `null` is a valid value; the field is not required. */
   nullable?: boolean;
   /** Value used on create when the key is absent; a function is called per record. */
@@ -78,6 +86,8 @@ export interface FieldOptions {
   max?: number | string;
   /** `text` only: accept `''` (refused by default). */
   allowEmpty?: boolean;
+  /** Text fields only: full-text searchable (`search=` on list reads, `query().search()`). */
+  search?: boolean;
   /** Run after the type's own sanitizers and validators. */
   sanitizers?: readonly Sanitizer[];
   /** Run after the field's sanitizers; the first refusal stops the field. */
@@ -92,21 +102,39 @@ export interface FieldOptions {
    * the link is removed from the list) or `restrict`.
    */
   onDelete?: RecordOnDelete;
+  /** `file` / `files`: the largest file in bytes or as `'10mb'` (default `'10mb'`). */
+  maxSize?: number | string;
+  /** `file` / `files`: accepted MIME types or globs such as `image/*` (default any). */
+  accept?: readonly string[];
+  /** `file` / `files`: served only through signed, expiring URLs (default false). */
+  private?: boolean;
 }
 
 /** A field: its type name and options (see {@link field}). */
 export type FieldDefinition = Readonly<FieldOptions & { type: string }>;
 
-/** A collection definition (see {@link defineCollection}). */
-export interface CollectionDefinition {
+/** Field name → field, as a collection definition holds them. */
+export type FieldMap = Readonly<Record<string, FieldDefinition>>;
+
+/**
+ * A collection definition (see {@link defineCollection}); `F` keeps the field map's types
+ * for `RecordOf`, `CreateInputOf`, `UpdateInputOf` and `query(definition)`.
+ */
+export interface CollectionDefinition<F extends FieldMap = FieldMap>
+  extends CollectionPresentationOptions {
   /** Field name → field. */
-  readonly fields: Readonly<Record<string, FieldDefinition>>;
+  readonly fields: F;
   /** The collections API options; kept as is for the HTTP layer. */
   readonly api?: unknown;
   /** Extra (composite) indexes: lists of field names. */
   readonly indexes?: readonly (readonly string[])[];
   /** Extra (composite) unique constraints: lists of field names. */
   readonly uniques?: readonly (readonly string[])[];
+  /**
+   * Whether writes to the collection produce change events (record hooks, realtime
+   * streams); default `true`. The framework's own bookkeeping collections set `false`.
+   */
+  readonly events?: boolean;
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -121,11 +149,16 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   "min",
   "max",
   "allowEmpty",
+  "search",
   "sanitizers",
   "validators",
   "choices",
   "collection",
   "onDelete",
+  "maxSize",
+  "accept",
+  "private",
+  ...FIELD_PRESENTATION_KEYS,
 ]);
 
 const BOOLEAN_OPTIONS = [
@@ -137,6 +170,8 @@ const BOOLEAN_OPTIONS = [
   "immutable",
   "translatable",
   "allowEmpty",
+  "search",
+  "private",
 ] as const;
 
 /** Names no field may take: they are reserved or prototype members. */
@@ -177,22 +212,25 @@ export function isValidFieldName(name: string): boolean {
  *
  * @example
  * ```ts
- * import { field } from "./define.ts";
+ * import { field } from "@strata/strata";
  * const title = field("text", { max: 200, translatable: true });
  * const author = field("record", { collection: "Users", onDelete: "setNull", nullable: true });
  * ```
  */
-export function field(
-  type: string,
-  options: FieldOptions = {},
-): FieldDefinition {
+export function field<
+  const T extends string,
+  const O extends FieldOptions = Record<never, never>,
+>(
+  type: T,
+  options: O & FieldOptions = {} as O,
+): Readonly<NoInfer<O> & { type: T }> {
   if (typeof type !== "string" || type === "") {
     throw new TypeError("A field type must be a non-empty string");
   }
   if (options === null || typeof options !== "object") {
     throw new TypeError(`Options of a ${type} field must be an object`);
   }
-  checkOptions(options, `${type} field`);
+  // The options are checked by defineCollection, which knows the field's name.
   const definition: FieldOptions & { type: string } = { ...options, type };
   if (options.sanitizers) {
     definition.sanitizers = Object.freeze([...options.sanitizers]);
@@ -201,7 +239,26 @@ export function field(
     definition.validators = Object.freeze([...options.validators]);
   }
   if (options.choices) definition.choices = Object.freeze([...options.choices]);
-  return Object.freeze(definition);
+  if (Array.isArray(options.accept)) {
+    definition.accept = Object.freeze([...options.accept]);
+  }
+  return Object.freeze(definition) as Readonly<O & { type: T }>;
+}
+
+/**
+ * A field's options refused by {@link defineCollection}; `field` names the field, so a loader
+ * that knows the collection can say `Posts.views`.
+ */
+export class FieldOptionError extends TypeError {
+  /** The field whose options are refused. */
+  readonly field: string;
+
+  /** Creates the error for `field`. */
+  constructor(field: string, message: string) {
+    super(message);
+    this.name = "FieldOptionError";
+    this.field = field;
+  }
 }
 
 function checkOptions(options: FieldOptions, where: string): void {
@@ -273,9 +330,23 @@ function checkOptions(options: FieldOptions, where: string): void {
       `Option "onDelete" on ${where} must be "setNull", "cascade" or "restrict"`,
     );
   }
+  const { accept } = options;
+  if (
+    accept !== undefined &&
+    (!Array.isArray(accept) ||
+      accept.some((type) =>
+        typeof type !== "string" ||
+        !/^[a-z0-9.+-]+\/(\*|[a-z0-9.+-]+)$/i.test(type)
+      ))
+  ) {
+    throw new TypeError(
+      `Option "accept" on ${where} must be a list of MIME types such as "image/png" or "image/*"`,
+    );
+  }
   if (options.onDelete === "setNull" && options.nullable !== true) {
     throw new TypeError(`onDelete "setNull" on ${where} needs nullable: true`);
   }
+  checkFieldPresentation(options, where);
   if (
     options.writable === false && options.nullable !== true &&
     !("default" in options)
@@ -315,13 +386,33 @@ function checkIndexList(
   }));
 }
 
+// The presentation options a definition sets, lists copied and frozen.
+function presentationOf(
+  definition: CollectionPresentationOptions,
+): CollectionPresentationOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of COLLECTION_PRESENTATION_KEYS) {
+    const value = (definition as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    out[key] = Array.isArray(value) ? Object.freeze([...value]) : value;
+  }
+  return out as CollectionPresentationOptions;
+}
+
+function checkEvents(value: unknown): boolean {
+  if (typeof value !== "boolean") {
+    throw new TypeError('The collection option "events" must be true or false');
+  }
+  return value;
+}
+
 /**
  * Checks a collection definition and returns it frozen. Field names: a letter then letters,
  * digits or `_`; `UUID` and names starting with `_` are reserved.
  *
  * @example
  * ```ts
- * import { defineCollection, field } from "./define.ts";
+ * import { defineCollection, field } from "@strata/strata";
  * export default defineCollection({
  *   fields: {
  *     title: field("text", { max: 200 }),
@@ -331,14 +422,17 @@ function checkIndexList(
  * });
  * ```
  */
-export function defineCollection(
-  definition: CollectionDefinition,
-): CollectionDefinition {
+export function defineCollection<const F extends FieldMap>(
+  definition: CollectionDefinition<F>,
+): CollectionDefinition<F> {
   if (definition === null || typeof definition !== "object") {
     throw new TypeError("A collection definition must be an object");
   }
   for (const key of Object.keys(definition)) {
-    if (!["fields", "api", "indexes", "uniques"].includes(key)) {
+    if (
+      !["fields", "api", "indexes", "uniques", "events"].includes(key) &&
+      !COLLECTION_PRESENTATION_KEYS.includes(key)
+    ) {
       throw new TypeError(`Unknown collection option "${key}"`);
     }
   }
@@ -362,17 +456,26 @@ export function defineCollection(
         `Field "${name}" must be built with field(type, options)`,
       );
     }
-    checkOptions(def, `field "${name}"`);
+    try {
+      checkOptions(def, `field "${name}"`);
+    } catch (error) {
+      throw new FieldOptionError(name, (error as Error).message);
+    }
     frozenFields[name] = Object.isFrozen(def) ? def : Object.freeze({ ...def });
   }
-  const result: CollectionDefinition = {
-    fields: Object.freeze(frozenFields),
+  checkCollectionPresentation(definition, frozenFields);
+  const result: CollectionDefinition<F> = {
+    fields: Object.freeze(frozenFields) as F,
+    ...presentationOf(definition),
     ...(definition.api !== undefined ? { api: definition.api } : {}),
     ...(definition.indexes !== undefined
       ? { indexes: checkIndexList(definition.indexes, "indexes", frozenFields) }
       : {}),
     ...(definition.uniques !== undefined
       ? { uniques: checkIndexList(definition.uniques, "uniques", frozenFields) }
+      : {}),
+    ...(definition.events !== undefined
+      ? { events: checkEvents(definition.events) }
       : {}),
   };
   return Object.freeze(result);

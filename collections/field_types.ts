@@ -26,6 +26,7 @@ import { selectType } from "./types/select.ts";
 import { multiSelectType } from "./types/multi_select.ts";
 import { recordType } from "./types/record.ts";
 import { recordsType } from "./types/records.ts";
+import { filesType, fileType } from "./types/file.ts";
 
 /**
  * A field type. `kind` decides storage defaults and which where-operators apply; the
@@ -65,14 +66,13 @@ export interface FieldType {
  *
  * @example
  * ```ts
- * import { builtinFieldTypes, defineFieldType } from "./field_types.ts";
+ * import { defineFieldType } from "@strata/strata";
  * const slug = defineFieldType({
  *   name: "slug",
  *   kind: "text",
  *   sanitizers: [(v) => typeof v === "string" ? v.trim().toLowerCase() : v],
  *   validators: [
- *     ...builtinFieldTypes.text.validators!,
- *     (v) => /^[a-z0-9-]+$/.test(v as string) ? undefined : "invalidSlug",
+ *     (v) => typeof v === "string" && /^[a-z0-9-]+$/.test(v) ? undefined : "invalidSlug",
  *   ],
  * });
  * ```
@@ -135,7 +135,7 @@ export { KIND_STORAGE };
 
 /**
  * The built-in field types: `text integer number boolean date dateTime time select
- * multiSelect record records`.
+ * multiSelect record records file files`.
  *
  * @example
  * ```ts
@@ -156,4 +156,6 @@ export const builtinFieldTypes: Readonly<Record<string, FieldType>> = Object
     multiSelect: multiSelectType,
     record: recordType,
     records: recordsType,
+    file: fileType,
+    files: filesType,
   });

@@ -36,6 +36,11 @@ export const DEFAULT_MESSAGES: Readonly<Record<string, string>> = Object.freeze(
     invalidNumber: "Must be a finite number",
     nulCharacter: "Must not contain the NUL character",
     tooLongForIndex: "Too long for an indexed field (at most {max} bytes)",
+    fileNotFound: "This file does not exist or cannot be used here",
+    invalidFileType: "This type of file is not accepted",
+    tooManyFiles: "At most {max} files",
+    tooFewFiles: "At least {min} files",
+    imageTooLarge: "This image has too many pixels",
   },
 );
 

@@ -20,6 +20,11 @@ export {
   type WriteOperation,
 } from "./define.ts";
 export {
+  type CollectionPresentationOptions,
+  type FieldDisplay,
+  type FieldPresentationOptions,
+} from "./presentation.ts";
+export {
   builtinFieldTypes,
   defineFieldType,
   type FieldType,

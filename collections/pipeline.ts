@@ -16,7 +16,7 @@ import type {
 } from "./define.ts";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import type { WriteErrors } from "./results.ts";
+import { noteErrorCode, type WriteErrors } from "./results.ts";
 
 /** Options of a write from trusted code. */
 export interface WriteOptions {
@@ -51,6 +51,24 @@ export function renderIssue(ctx: LayerContext, issue: ValidationIssue): string {
   return typeof issue === "string"
     ? ctx.render(issue, {})
     : ctx.render(issue.key, issue.params ?? {});
+}
+
+/**
+ * Records a refusal at `path`: its message rendered into `errors`, its key as the stable code.
+ *
+ * @example
+ * ```ts ignore
+ * refuseField(ctx, errors, "title", "required");
+ * ```
+ */
+export function refuseField(
+  ctx: LayerContext,
+  errors: WriteErrors,
+  path: string,
+  issue: ValidationIssue,
+): void {
+  errors[path] = renderIssue(ctx, issue);
+  noteErrorCode(errors, path, typeof issue === "string" ? issue : issue.key);
 }
 
 /**
@@ -217,7 +235,8 @@ export async function runPipeline(
   }
   const errors: WriteErrors = {};
   const values = new Map<ResolvedField, unknown>();
-  const unknown = ctx.render("unknownField", {});
+  // Rendered once, and only when a key is refused: rendering reads the request's languages.
+  let unknown: string | undefined;
   for (const key of Object.keys(input)) {
     if (input[key] === undefined) continue;
     const field = SYSTEM_KEYS.has(key) ? undefined : collection.fields.get(key);
@@ -227,18 +246,20 @@ export async function runPipeline(
       (!options.allowProtected &&
         (!field.writable || (operation === "update" && field.immutable)))
     ) {
-      errors[key] = unknown;
+      errors[key] = unknown ??= ctx.render("unknownField", {});
+      noteErrorCode(errors, key, "unknownField");
     }
   }
   const pending: Promise<void>[] = [];
   const settle = (field: ResolvedField, result: FieldOutcome) => {
     if (result.issue !== undefined) {
-      errors[field.name] = renderIssue(ctx, result.issue);
+      refuseField(ctx, errors, field.name, result.issue);
     } else if (holdsNul(result.value)) {
-      errors[field.name] = ctx.render("nulCharacter", {});
+      refuseField(ctx, errors, field.name, "nulCharacter");
     } else if (tooLongForIndex(collection, field, result.value)) {
-      errors[field.name] = ctx.render("tooLongForIndex", {
-        max: collection.indexedTextLimits.get(field.name),
+      refuseField(ctx, errors, field.name, {
+        key: "tooLongForIndex",
+        params: { max: collection.indexedTextLimits.get(field.name) },
       });
     } else {
       values.set(field, result.value);
@@ -259,7 +280,7 @@ export async function runPipeline(
       values.set(field, null);
       continue;
     } else {
-      errors[field.name] = ctx.render("required", {});
+      refuseField(ctx, errors, field.name, "required");
       continue;
     }
     const fctx = fieldContext(ctx, field, operation, locale, input);

@@ -19,13 +19,36 @@ import type {
 } from "./results.ts";
 import type { WriteOptions } from "./pipeline.ts";
 import { QueryError } from "./query_error.ts";
-import { baseQuery, readByUuid, readCondition, readRecords } from "./read.ts";
+import { andConditions, hookFilters } from "./compile_where.ts";
+import {
+  compileCount,
+  filtersRows,
+  readByUuid,
+  readCondition,
+  readRecords,
+} from "./read.ts";
 import { buildReadSpec, DEFAULT_SPEC, type ReadSpec } from "./read_spec.ts";
 import { createRecord, updateRecords } from "./writes.ts";
 import { removeRecords } from "./deletes.ts";
+import { beforeDelete } from "./changes/before_write.ts";
 import { deleteTranslation } from "./translations.ts";
 import { atomic } from "./_atomic.ts";
+import { parseSearch } from "./search/syntax.ts";
 import { sql } from "kysely";
+import {
+  compileSearch,
+  searchedFields,
+  type SearchSpec,
+} from "./search/condition.ts";
+
+/** Options of {@link QueryBuilder.search}. */
+export interface SearchOptions {
+  /**
+   * The searchable fields matched and ranked (default: every readable one); the
+   * collections API passes those the caller may read.
+   */
+  readonly fields?: readonly string[];
+}
 
 /** Comparison shorthands of `where(field, op, value)`, besides the operator names. */
 export type WhereShorthand =
@@ -47,6 +70,12 @@ const SHORTHANDS: Readonly<Record<string, WhereOperator>> = {
   "in": "in",
   "like": "like",
 };
+
+/** Options of {@link QueryBuilder.count}. */
+export interface CountOptions {
+  /** Stop counting at this many matches. */
+  readonly atMost?: number;
+}
 
 /**
  * A query over one collection (see the module documentation: immutable).
@@ -81,6 +110,14 @@ export interface QueryBuilder {
   populate(...paths: string[]): QueryBuilder;
   /** Reads and writes translatable fields at this locale (default: the default locale). */
   locale(locale: string): QueryBuilder;
+  /**
+   * Keeps the records matching a full-text search over the searchable fields (`search: true`)
+   * and orders them by relevance unless `order` says otherwise (`_relevance` names it there).
+   * Words are ANDed, `"a phrase"` matches a phrase, `-word` excludes, `word*` is a prefix;
+   * case and accents are ignored. Reads and counts honour it; `update` and
+   * `deleteTranslation` refuse a search, `delete` removes what it finds.
+   */
+  search(text: string, options?: SearchOptions): QueryBuilder;
   /** At most `n` rows. */
   limit(n: number): QueryBuilder;
   /** Skips `n` rows. */
@@ -93,8 +130,11 @@ export interface QueryBuilder {
   findByUUID(uuid: string): Promise<DataRecord | null>;
   /** One page (`page` from 1) with the total count; ignores limit/offset. */
   paginate(page: number, perPage: number): Promise<Page>;
-  /** How many records match (ignores limit/offset). */
-  count(): Promise<number>;
+  /**
+   * How many records match (ignores limit/offset). With `atMost`, counting stops there:
+   * the answer is at most `atMost` and the database reads no further matches.
+   */
+  count(options?: CountOptions): Promise<number>;
   /** Creates a record (the locale, selection and populate shape the answer). */
   create(
     input: Record<string, unknown>,
@@ -124,6 +164,7 @@ interface State {
   readonly locale: string | null;
   readonly limit: number | null;
   readonly offset: number | null;
+  readonly search: SearchSpec | null;
 }
 
 const EMPTY_STATE: State = Object.freeze({
@@ -134,6 +175,7 @@ const EMPTY_STATE: State = Object.freeze({
   locale: null,
   limit: null,
   offset: null,
+  search: null,
 });
 
 function count(n: unknown, what: "limit" | "offset"): number {
@@ -261,6 +303,12 @@ class Builder implements QueryBuilder {
     return this.#with({ locale: checkLocale(this.#ctx, locale) });
   }
 
+  search(text: string, options: SearchOptions = {}): QueryBuilder {
+    const fields = options.fields === undefined ? null : [...options.fields];
+    searchedFields(this.#collection, fields);
+    return this.#with({ search: { query: parseSearch(text), fields } });
+  }
+
   limit(n: number): QueryBuilder {
     return this.#with({ limit: count(n, "limit") });
   }
@@ -289,6 +337,7 @@ class Builder implements QueryBuilder {
       locale: this.#locale,
       spec: this.#spec,
       hooks: true,
+      search: state.search,
     });
   }
 
@@ -304,14 +353,35 @@ class Builder implements QueryBuilder {
   async findByUUID(uuid: string): Promise<DataRecord | null> {
     if (typeof uuid !== "string") return null;
     const state = this.#state;
-    if (state.wheres.length === 0 && this.#ctx.queryFilters.length === 0) {
-      return await readByUuid(
+    if (state.wheres.length === 0 && state.search === null) {
+      // The hooks are asked once: when none filters (a public read, a scope without a
+      // where), the read is the precompiled statement by primary key.
+      const byId = { UUID: uuid.toLowerCase() };
+      const extras = hookFilters(
         this.#ctx,
         this.#collection,
-        uuid.toLowerCase(),
-        this.#spec,
+        byId,
         this.#locale,
       );
+      if (extras.length === 0) {
+        return await readByUuid(
+          this.#ctx,
+          this.#collection,
+          byId.UUID,
+          this.#spec,
+          this.#locale,
+        );
+      }
+      const rows = await readRecords(this.#ctx, this.#collection, {
+        wheres: [byId, ...extras],
+        order: [],
+        limit: 1,
+        offset: null,
+        locale: this.#locale,
+        spec: this.#spec,
+        hooks: false,
+      });
+      return rows[0] ?? null;
     }
     const rows = await this.#read({
       wheres: [...this.#state.wheres, { UUID: uuid.toLowerCase() }],
@@ -350,8 +420,14 @@ class Builder implements QueryBuilder {
     };
   }
 
-  async count(): Promise<number> {
+  async count(options: CountOptions = {}): Promise<number> {
     const ctx = this.#ctx;
+    const { atMost } = options;
+    if (atMost !== undefined && (!Number.isSafeInteger(atMost) || atMost < 0)) {
+      throw new RangeError(
+        `count: atMost must be a non-negative integer, not ${atMost}`,
+      );
+    }
     const condition = readCondition(
       ctx,
       this.#collection,
@@ -359,10 +435,30 @@ class Builder implements QueryBuilder {
       this.#locale,
       true,
     );
-    const row = await baseQuery(ctx, this.#collection, this.#locale, condition)
-      .select(sql<number>`count(*)`.as("count"))
-      .executeTakeFirst() as { count: number | bigint | string };
-    return Number(row.count);
+    const { search } = this.#state;
+    const compiled = search &&
+      compileSearch(ctx, this.#collection, search, this.#locale);
+    if (compiled?.alone && !filtersRows(condition)) {
+      // Nothing but the search filters: the index counts its matches itself.
+      const matches = atMost === undefined
+        ? compiled.alone
+        : sql`${compiled.alone} limit ${atMost}`;
+      const { rows } = await sql<{ count: number }>`
+        select count(*) as "count" from (${matches})`.execute(ctx.executor());
+      return Number(rows[0].count);
+    }
+    // A search counts through its filter alone: no ranking, no joins.
+    const filter = compiled && compiled.filter;
+    const { rows } = await ctx.executor().executeQuery(
+      compileCount(
+        ctx,
+        this.#collection,
+        this.#locale,
+        andConditions([condition, filter]),
+        atMost,
+      ),
+    );
+    return Number((rows[0] as { count: number | bigint | string }).count);
   }
 
   #writeState() {
@@ -374,6 +470,16 @@ class Builder implements QueryBuilder {
       locale: this.#locale,
       spec: this.#spec,
     };
+  }
+
+  #refuseSearch(operation: string): void {
+    if (this.#state.search) {
+      throw new QueryError(
+        "invalidShape",
+        "search",
+        `A search applies to reads: ${operation} does not take one`,
+      );
+    }
   }
 
   async create(
@@ -393,6 +499,7 @@ class Builder implements QueryBuilder {
     input: Record<string, unknown>,
     options: WriteOptions = {},
   ): Promise<UpdateResult> {
+    this.#refuseSearch("update");
     return await updateRecords(
       this.#ctx,
       this.#collection,
@@ -405,16 +512,29 @@ class Builder implements QueryBuilder {
   async delete(): Promise<DeleteResult> {
     return await atomic(this.#ctx, async () => {
       const records = await this.#read();
-      await removeRecords(
+      await beforeDelete(
         this.#ctx,
         this.#collection,
         records.map((r) => r.UUID),
+        this.#locale,
       );
-      return { ok: true as const, records };
+      const deleted = new Set(
+        await removeRecords(
+          this.#ctx,
+          this.#collection,
+          records.map((r) => r.UUID),
+        ),
+      );
+      // A concurrent delete may have taken some first: those are not this one's.
+      return {
+        ok: true as const,
+        records: records.filter((r) => deleted.has(r.UUID)),
+      };
     });
   }
 
   async deleteTranslation(locale: string): Promise<boolean> {
+    this.#refuseSearch("deleteTranslation");
     const target = checkLocale(this.#ctx, locale);
     return await deleteTranslation(this.#ctx, this.#collection, {
       wheres: this.#state.wheres,

@@ -26,6 +26,16 @@ import {
 import { andFilters } from "./filters.ts";
 import { type ReadPlan, readPlan, type ReadSpec } from "./read_spec.ts";
 import { fieldOrThrow, QueryError } from "./query_error.ts";
+import { currentQueryTimeout } from "./db/deadline.ts";
+import { arrayRows } from "./db/sqlite_dialect.ts";
+import { SAMPLED_DEADLINE_SQL } from "./db/sqlite_functions.ts";
+import {
+  type CompiledSearch,
+  compileSearch,
+  RELEVANCE,
+  type SearchSpec,
+} from "./search/condition.ts";
+import { describeFiles } from "./files/descriptors.ts";
 
 /** Everything that shapes a read. */
 export interface ReadOptions {
@@ -43,7 +53,12 @@ export interface ReadOptions {
   readonly spec: ReadSpec;
   /** Apply the `query:filter` hooks (false only for a write's own answer). */
   readonly hooks: boolean;
+  /** A full-text search the rows must match (ordered by relevance unless `order` says). */
+  readonly search?: SearchSpec | null;
 }
+
+/** The order of a search without one of its own: most relevant first. */
+const RELEVANCE_ORDER: readonly string[] = Object.freeze([`-${RELEVANCE}`]);
 
 /** The largest list bound into one `IN (…)`. */
 export const CHUNK = 500;
@@ -103,16 +118,35 @@ export function readCondition(
   locale: string,
   hooks: boolean,
 ): Condition {
+  const deadline = ctx.dialect === "sqlite" && currentQueryTimeout() > 0;
   if (wheres.length === 0 && (!hooks || ctx.queryFilters.length === 0)) {
-    return null;
+    return deadline ? SAMPLED_DEADLINE_CHECK : null;
   }
   const scope = rootScope(ctx, collection, locale);
-  const parts: Condition[] = wheres.map((w) => compileFilter(w, scope));
+  const parts: Condition[] = [];
+  for (const where of wheres) parts.push(compileFilter(where, scope));
   if (hooks) {
     parts.push(hookConditions(scope, andFilters(...wheres), "where"));
   }
+  if (deadline) {
+    // Every subquery takes an alias: without one, a row costs a few comparisons (pattern
+    // functions look at the clock themselves), so a look every 64 rows or so is as good.
+    parts.unshift(
+      scope.aliases.n > 0 ? DEADLINE_CHECK : SAMPLED_DEADLINE_CHECK,
+    );
+  }
   return andConditions(parts);
 }
+
+/**
+ * On SQLite under a query deadline: a term that stops the statement once the deadline
+ * passes (see db/sqlite_functions.ts), evaluated for each row the statement looks at. It
+ * comes first, so SQLite evaluates it before the terms that may reject the row.
+ */
+const DEADLINE_CHECK = sql<SqlBool>`abs(strata_deadline())`;
+
+/** The deadline term for rows that cost little each (see `SAMPLED_DEADLINE_SQL`). */
+const SAMPLED_DEADLINE_CHECK = sql<SqlBool>`${sql.raw(SAMPLED_DEADLINE_SQL)}`;
 
 /**
  * `SELECT … FROM table AS m [LEFT JOIN translations AS t]` with the read's condition.
@@ -158,40 +192,112 @@ export function applyWindow(
   collection: ResolvedCollection,
   query: SelectQueryBuilder<any, any, any>,
   options: Pick<ReadOptions, "order" | "limit" | "offset">,
+  search: CompiledSearch | null = null,
 ): SelectQueryBuilder<any, any, any> {
   let tiebreak = false;
+  let lastDescending = false;
   options.order.forEach((key, i) => {
     const desc = key.startsWith("-");
     const name = desc ? key.slice(1) : key;
     const path = `order[${i}]`;
-    let column: string;
-    if (name === "UUID" || name === "_updatedAt") {
-      column = `m.${name}`;
-      if (name === "UUID") tiebreak = true;
-    } else {
-      const field = fieldOrThrow(collection, name, path);
-      if (field.kind === "records" || field.kind === "multiSelect") {
+    lastDescending = desc;
+    if (name === RELEVANCE) {
+      if (!search) {
         throw new QueryError(
           "invalidField",
           path,
-          `Cannot order by the list field "${name}" at ${path}`,
+          `Ordering by ${RELEVANCE} needs a search at ${path}`,
         );
       }
-      column = field.storage === "translation" ? `t.${name}` : `m.${name}`;
+      query = query.orderBy(search.relevance, desc ? "desc" : "asc");
+      return;
     }
-    // NULLs sort as the smallest value on both databases (SQLite's own behaviour).
-    query = query.orderBy(
-      column,
-      (ob: any) => desc ? ob.desc().nullsLast() : ob.asc().nullsFirst(),
-    );
+    if (name === "UUID" || name === "_updatedAt") {
+      if (name === "UUID") tiebreak = true;
+      // Never NULL: no NULLS clause, so the primary key's index serves both directions.
+      query = query.orderBy(`m.${name}`, desc ? "desc" : "asc");
+      return;
+    }
+    const field = fieldOrThrow(collection, name, path);
+    if (
+      field.kind === "records" || field.kind === "multiSelect" ||
+      field.kind === "file" || field.kind === "files"
+    ) {
+      throw new QueryError(
+        "invalidField",
+        path,
+        `Cannot order by the list field "${name}" at ${path}`,
+      );
+    }
+    const column = field.storage === "translation" ? `t.${name}` : `m.${name}`;
+    // A unique value that is never NULL orders the rows totally: its unique index (which
+    // cannot end in UUID) serves the list alone.
+    if (field.unique && !field.nullable && field.storage === "column") {
+      tiebreak = true;
+    }
+    query = query.orderBy(column, nullsAsSmallest(ctx.dialect, desc));
   });
-  if (options.order.length > 0 && !tiebreak) query = query.orderBy("m.UUID");
+  // The tiebreak runs in the direction of the last key: the indexes schema sync creates end
+  // in UUID, so a scan of one (forwards or backwards) yields exactly this order.
+  if (options.order.length > 0 && !tiebreak) {
+    query = query.orderBy("m.UUID", lastDescending ? "desc" : "asc");
+  }
   if (options.limit !== null) query = query.limit(options.limit);
   else if (options.offset !== null && ctx.dialect === "sqlite") {
     query = query.limit(-1);
   }
   if (options.offset !== null) query = query.offset(options.offset);
   return query;
+}
+
+/**
+ * NULLs sort as the smallest value on both databases. SQLite does so by default; on
+ * PostgreSQL the clause is spelled out, matching the `NULLS FIRST` of the indexes schema
+ * sync creates (scanned backwards for a descending order).
+ */
+function nullsAsSmallest(
+  dialect: string,
+  desc: boolean,
+): (ob: any) => any {
+  if (dialect !== "postgres") return (ob) => desc ? ob.desc() : ob.asc();
+  return (ob) => desc ? ob.desc().nullsLast() : ob.asc().nullsFirst();
+}
+
+/**
+ * Turns rows of column values in the order of the plan's `columns` (SQLite's array rows,
+ * see `arrayRows`) into records, exactly as {@link mapRows} would.
+ */
+function mapArrayRows(
+  rows: readonly unknown[][],
+  collection: ResolvedCollection,
+  select: readonly string[] | null,
+): DataRecord[] {
+  const plan = readPlan(collection, select);
+  const { fields, updatedAt, translations } = plan;
+  const first = updatedAt ? 2 : 1;
+  const out = new Array<DataRecord>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const record: DataRecord = { UUID: row[0] as string };
+    let column = first;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
+      if (field.storage === "junction") {
+        record[field.name] = [];
+        continue;
+      }
+      const value = row[column++];
+      record[field.name] = field.fromDb
+        ? field.fromDb(value)
+        : value === undefined
+        ? null
+        : value;
+    }
+    if (updatedAt) record._updatedAt = row[1];
+    if (translations) record._translations = [];
+    out[r] = record;
+  }
+  return out;
 }
 
 /** Turns rows into records (junction lists and `_translations` still empty). */
@@ -232,6 +338,8 @@ interface ReadTemplate {
   readonly head: string;
   /** SQL after the condition. */
   readonly tail: string;
+  /** PostgreSQL: `tail` cut at its placeholders (renumbered after the condition's). */
+  readonly tailParts: readonly string[] | null;
   /** Parameters of `head`, then of `tail` (marks included). */
   readonly headParameters: readonly unknown[];
   readonly tailParameters: readonly unknown[];
@@ -263,12 +371,13 @@ interface ReadTemplateValues {
 }
 
 /**
- * The SQLite read of `options`, compiled without building and compiling a Kysely query per
+ * The read of `options`, compiled without building and compiling a Kysely query per
  * request: everything but the condition (selection, join, order, window) depends only on the
  * plan and the shape of the window, so it is compiled once with marks for its values and
  * kept; only the condition is compiled per request. The SQL is exactly what Kysely compiles
  * for the whole query: SQLite's positional `?` parameters keep their order when the
- * condition's are spliced in between.
+ * condition's are spliced in between; PostgreSQL's numbered `$n` are renumbered around it
+ * (identifiers are validated names and values are parameters, so every `$n` is one).
  */
 function compileRead(
   ctx: LayerContext,
@@ -284,61 +393,171 @@ function compileRead(
   }${options.order.join("\u0000")}`;
   let template = templates.get(key);
   if (!template) {
-    template = readTemplate(ctx, collection, plan, options, condition !== null);
+    template = readTemplate(ctx, condition !== null, (marked) =>
+      applyWindow(
+        ctx,
+        collection,
+        baseQuery(ctx, collection, LOCALE_MARK, marked)
+          .select(plan.columns as string[]),
+        {
+          order: options.order,
+          limit: options.limit === null
+            ? null
+            : LIMIT_MARK as unknown as number,
+          offset: options.offset === null
+            ? null
+            : OFFSET_MARK as unknown as number,
+        },
+      ));
     if (templates.size >= MAX_TEMPLATES) templates.clear();
     templates.set(key, template);
   }
-  const values = {
-    locale: options.locale,
-    limit: options.limit,
-    offset: options.offset,
-  };
+  return instantiate(ctx, template, options, condition);
+}
+
+const countTemplates = new WeakMap<
+  ResolvedCollection,
+  Map<string, ReadTemplate>
+>();
+
+/**
+ * `select count(*) as "count"` of the rows `condition` admits (at most `atMost` of them),
+ * compiled like {@link compileRead}: once per shape, the condition spliced in per request.
+ *
+ * @example
+ * ```ts ignore
+ * const { rows } = await ctx.executor().executeQuery(
+ *   compileCount(ctx, posts, "en", condition),
+ * );
+ * ```
+ */
+export function compileCount(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  locale: string,
+  condition: Condition,
+  atMost?: number,
+): CompiledQuery {
+  let templates = countTemplates.get(collection);
+  if (!templates) countTemplates.set(collection, templates = new Map());
+  const key = `${condition === null ? 0 : 1}${atMost === undefined ? 0 : 1}`;
+  let template = templates.get(key);
+  if (!template) {
+    template = readTemplate(ctx, condition !== null, (marked) => {
+      const matching = baseQuery(ctx, collection, LOCALE_MARK, marked);
+      return atMost === undefined
+        ? matching.select(sql<number>`count(*)`.as("count"))
+        : ctx.executor().selectFrom(
+          matching.select(sql`1`.as("one"))
+            .limit(LIMIT_MARK as unknown as number).as("matching"),
+        ).select(sql<number>`count(*)`.as("count"));
+    });
+    templates.set(key, template);
+  }
+  return instantiate(ctx, template, {
+    locale,
+    limit: atMost ?? null,
+    offset: null,
+  }, condition);
+}
+
+/** A template with its values filled in and `condition` spliced at its mark. */
+function instantiate(
+  ctx: LayerContext,
+  template: ReadTemplate,
+  values: ReadTemplateValues,
+  condition: Condition,
+): CompiledQuery {
   const head = fill(template.headParameters, values);
   const tail = fill(template.tailParameters, values);
   if (condition === null) {
     return CompiledQuery.raw(template.head + template.tail, [...head, ...tail]);
   }
   const where = condition.compile(ctx.executor());
+  if (ctx.dialect !== "postgres") {
+    return CompiledQuery.raw(
+      template.head + where.sql + template.tail,
+      [...head, ...where.parameters, ...tail],
+    );
+  }
+  const condition$ = numberedParts(where.sql, 1);
+  if (!condition$ || condition$.length !== where.parameters.length + 1) {
+    throw new Error(`Unexpected SQL for a read condition: ${where.sql}`);
+  }
   return CompiledQuery.raw(
-    template.head + where.sql + template.tail,
+    template.head + joinNumbered(condition$, head.length + 1) +
+      joinNumbered(
+        template.tailParts!,
+        head.length + where.parameters.length + 1,
+      ),
     [...head, ...where.parameters, ...tail],
   );
 }
 
+const PG_PLACEHOLDER = /\$(\d+)/g;
+
+/**
+ * PostgreSQL SQL cut at its `$n` placeholders, which must be numbered in order from
+ * `first`; `null` otherwise.
+ */
+function numberedParts(text: string, first: number): string[] | null {
+  const parts: string[] = [];
+  let from = 0;
+  let next = first;
+  for (const match of text.matchAll(PG_PLACEHOLDER)) {
+    if (Number(match[1]) !== next++) return null;
+    parts.push(text.slice(from, match.index));
+    from = match.index + match[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** Joins {@link numberedParts} with placeholders numbered from `first`. */
+function joinNumbered(parts: readonly string[], first: number): string {
+  let text = parts[0];
+  for (let i = 1; i < parts.length; i++) text += `$${first + i - 1}` + parts[i];
+  return text;
+}
+
+/**
+ * Compiles the query `build` makes around a mark standing for the condition (when there is
+ * one) and cuts it there.
+ */
 function readTemplate(
   ctx: LayerContext,
-  collection: ResolvedCollection,
-  plan: ReadPlan,
-  options: Pick<ReadOptions, "order" | "limit" | "offset">,
   hasCondition: boolean,
+  build: (condition: Condition) => { compile(): CompiledQuery },
 ): ReadTemplate {
-  let query = baseQuery(
-    ctx,
-    collection,
-    LOCALE_MARK,
+  const query = build(
     hasCondition ? sql<SqlBool>`${sql.raw(CONDITION_MARK)}` : null,
-  ).select(plan.columns as string[]);
-  query = applyWindow(ctx, collection, query, {
-    order: options.order,
-    limit: options.limit === null ? null : LIMIT_MARK as unknown as number,
-    offset: options.offset === null ? null : OFFSET_MARK as unknown as number,
-  });
+  );
   const compiled = query.compile();
   const at = hasCondition ? compiled.sql.indexOf(CONDITION_MARK) : -1;
   const head = at === -1 ? compiled.sql : compiled.sql.slice(0, at);
   const tail = at === -1 ? "" : compiled.sql.slice(at + CONDITION_MARK.length);
+  const postgres = ctx.dialect === "postgres";
   // Parameters before the mark belong to the head: count its placeholders (identifiers are
-  // quoted names and values are all parameters, so every `?` is one).
-  const headCount = placeholders(head);
+  // quoted names and values are all parameters, so every `?` or `$n` is one).
+  const headParts = postgres ? numberedParts(head, 1) : null;
+  const headCount = postgres
+    ? (headParts?.length ?? 0) - 1
+    : placeholders(head);
+  const tailParts = postgres ? numberedParts(tail, headCount + 1) : null;
+  const tailCount = postgres
+    ? (tailParts?.length ?? 0) - 1
+    : placeholders(tail);
   if (
     (hasCondition && (at === -1 || tail.includes(CONDITION_MARK))) ||
-    headCount + placeholders(tail) !== compiled.parameters.length
+    (postgres && (!headParts || !tailParts)) ||
+    headCount + tailCount !== compiled.parameters.length
   ) {
     throw new Error(`Unexpected SQL for a read template: ${compiled.sql}`);
   }
   return {
     head,
     tail,
+    tailParts,
     headParameters: compiled.parameters.slice(0, headCount),
     tailParameters: compiled.parameters.slice(headCount),
   };
@@ -385,21 +604,126 @@ export async function readRecords(
     extra,
   ]);
   const plan = readPlan(collection, options.spec.select);
-  let rows: Record<string, unknown>[];
-  if (ctx.dialect === "sqlite") {
+  let records: DataRecord[];
+  if (options.search) {
+    const search = compileSearch(
+      ctx,
+      collection,
+      options.search,
+      options.locale,
+    );
+    const matching = search.join(baseQuery(
+      ctx,
+      collection,
+      options.locale,
+      andConditions([condition, search.condition]),
+    ));
+    const window = {
+      ...options,
+      order: options.order.length > 0 ? options.order : RELEVANCE_ORDER,
+    };
+    if (ctx.dialect === "sqlite") {
+      return await sqliteSearchRead(
+        ctx,
+        collection,
+        options,
+        condition,
+        matching,
+        window,
+        search,
+      );
+    }
+    const query = applyWindow(
+      ctx,
+      collection,
+      matching.select(plan.columns as string[]),
+      window,
+      search,
+    );
+    const rows = await query.execute() as Record<string, unknown>[];
+    records = mapRows(rows, collection, options.spec.select);
+  } else if (ctx.dialect === "sqlite") {
+    const result = await ctx.executor().executeQuery(
+      arrayRows(compileRead(ctx, collection, plan, options, condition)),
+    );
+    records = mapArrayRows(
+      result.rows as unknown[][],
+      collection,
+      options.spec.select,
+    );
+  } else {
     const result = await ctx.executor().executeQuery(
       compileRead(ctx, collection, plan, options, condition),
     );
-    rows = result.rows as Record<string, unknown>[];
-  } else {
-    let query = baseQuery(ctx, collection, options.locale, condition)
-      .select(plan.columns as string[]);
-    query = applyWindow(ctx, collection, query, options);
-    rows = await query.execute() as Record<string, unknown>[];
+    const rows = result.rows as Record<string, unknown>[];
+    records = mapRows(rows, collection, options.spec.select);
   }
-  const records = mapRows(rows, collection, options.spec.select);
   await hydrate(ctx, collection, records, options.spec, options.locale);
   return records;
+}
+
+/**
+ * A search read on SQLite in two steps: the window's UUIDs in order first, then their rows.
+ * Sorting the matches by relevance in one statement carries every match's columns (bodies
+ * of text, read from overflow pages) through the sort to keep one page of them; the UUIDs
+ * alone sort in a fraction of the time.
+ */
+async function sqliteSearchRead(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  options: ReadOptions,
+  condition: Condition,
+  matching: SelectQueryBuilder<any, any, any>,
+  window: Pick<ReadOptions, "order" | "limit" | "offset">,
+  search: CompiledSearch,
+): Promise<DataRecord[]> {
+  const key = window.order.length === 1 ? window.order[0] : "";
+  const direction = sql.raw(key === RELEVANCE ? "asc" : "desc");
+  const ordered = search.ranked && !filtersRows(condition) &&
+      (key === RELEVANCE || key === `-${RELEVANCE}`)
+    // Nothing but the search filters and relevance orders: the index's matches are the
+    // rows, ordered as applyWindow would (relevance, then UUID the same way).
+    ? (await sql<{ UUID: string }>`select "record" as "UUID"
+        from ${search.ranked} as "s"
+        order by "relevance" ${direction}, "record" ${direction}
+        limit ${window.limit ?? -1} offset ${window.offset ?? 0}`
+      .execute(ctx.executor())).rows
+    : await applyWindow(
+      ctx,
+      collection,
+      matching.select("m.UUID as UUID"),
+      window,
+      search,
+    ).execute() as { UUID: string }[];
+  const rank = new Map(ordered.map((row, i) => [row.UUID, i]));
+  const records: DataRecord[] = [];
+  for (const part of chunks([...rank.keys()])) {
+    records.push(
+      ...await readRecords(ctx, collection, {
+        wheres: [{ UUID: { in: part } }],
+        order: [],
+        limit: null,
+        offset: null,
+        locale: options.locale,
+        spec: options.spec,
+        hooks: false,
+      }),
+    );
+  }
+  return records.sort((a, b) => rank.get(a.UUID)! - rank.get(b.UUID)!);
+}
+
+/**
+ * Whether `condition` (of {@link readCondition}) filters rows: not when it is absent or only
+ * the deadline check.
+ *
+ * @example
+ * ```ts ignore
+ * filtersRows(readCondition(ctx, posts, [], "en", true)); // false without hook filters
+ * ```
+ */
+export function filtersRows(condition: Condition): boolean {
+  return condition !== null && condition !== SAMPLED_DEADLINE_CHECK;
 }
 
 /**
@@ -419,6 +743,9 @@ export async function hydrate(
 ): Promise<void> {
   if (records.length === 0) return;
   const plan = readPlan(collection, spec.select);
+  if (plan.fileFields.length > 0) {
+    await describeFiles(ctx, records, plan.fileFields);
+  }
   if (
     plan.junctionFields.length === 0 && !plan.translations &&
     spec.populate.size === 0
@@ -560,7 +887,8 @@ const UUID_REF = sql.ref("m.UUID");
 
 /**
  * A read by UUID without filters or hooks: the SQL is compiled once per collection and
- * selection, then only its parameters change.
+ * selection, then only its parameters change. It has no LIMIT: the primary key matches one
+ * row at most, and a bound `limit ?` measured twice as slow on SQLite.
  *
  * @example
  * ```ts ignore
@@ -582,7 +910,7 @@ export async function readByUuid(
       collection,
       LOCALE_MARK,
       sql`${UUID_REF} = ${UUID_MARK}`,
-    ).select(plan.columns as string[]).limit(1).compile();
+    ).select(plan.columns as string[]).compile();
     template = {
       sql: compiled.sql,
       parameters: compiled.parameters,
@@ -594,15 +922,19 @@ export async function readByUuid(
   const parameters = template.parameters.slice();
   parameters[template.uuidAt] = uuid;
   if (template.localeAt >= 0) parameters[template.localeAt] = locale;
+  const query = CompiledQuery.raw(template.sql, parameters);
+  const sqlite = ctx.dialect === "sqlite";
   const result = await ctx.executor().executeQuery(
-    CompiledQuery.raw(template.sql, parameters),
+    sqlite ? arrayRows(query) : query,
   );
   if (result.rows.length === 0) return null;
-  const records = mapRows(
-    result.rows as Record<string, unknown>[],
-    collection,
-    spec.select,
-  );
+  const records = sqlite
+    ? mapArrayRows(result.rows as unknown[][], collection, spec.select)
+    : mapRows(
+      result.rows as Record<string, unknown>[],
+      collection,
+      spec.select,
+    );
   await hydrate(ctx, collection, records, spec, locale);
   return records[0];
 }

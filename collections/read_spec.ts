@@ -28,6 +28,8 @@ export interface ReadPlan {
   readonly valueFields: readonly ResolvedField[];
   /** Selected `records` fields. */
   readonly junctionFields: readonly ResolvedField[];
+  /** Selected `file` / `files` fields (their UUIDs become file descriptors). */
+  readonly fileFields: readonly ResolvedField[];
   /** Whether `_updatedAt` is returned. */
   readonly updatedAt: boolean;
   /** Whether `_translations` is returned. */
@@ -186,6 +188,7 @@ export function readPlan(
     fields,
     valueFields,
     junctionFields: fields.filter((f) => f.storage === "junction"),
+    fileFields: fields.filter((f) => f.kind === "file" || f.kind === "files"),
     updatedAt,
     translations: collection.translationTable !== null,
   });

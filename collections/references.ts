@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import type { WriteErrors } from "./results.ts";
+import { noteErrorCode, type WriteErrors } from "./results.ts";
 import { andConditions, hookConditions } from "./compile_where.ts";
 import { baseQuery, chunks, rootScope } from "./read.ts";
 
@@ -81,10 +81,16 @@ export async function checkReferences(
   for (const [field, value] of relations) {
     const found = existing.get(field.target!) ?? new Set();
     if (typeof value === "string") {
-      if (!found.has(value)) errors[field.name] = message;
+      if (!found.has(value)) {
+        errors[field.name] = message;
+        noteErrorCode(errors, field.name, "invalidReference");
+      }
     } else {
       (value as string[]).forEach((id, i) => {
-        if (!found.has(id)) errors[`${field.name}[${i}]`] = message;
+        if (!found.has(id)) {
+          errors[`${field.name}[${i}]`] = message;
+          noteErrorCode(errors, `${field.name}[${i}]`, "invalidReference");
+        }
       });
     }
   }

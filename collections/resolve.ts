@@ -47,6 +47,8 @@ export interface ResolvedField {
   readonly unique: boolean;
   /** Indexed. */
   readonly index: boolean;
+  /** Full-text searchable (text fields only). */
+  readonly search: boolean;
   /** A default exists. */
   readonly hasDefault: boolean;
   /** Where the value lives (see {@link FieldStorageKind}). */
@@ -121,6 +123,8 @@ export interface ResolvedCollection {
   readonly relationFields: readonly ResolvedField[];
   /** Fields whose type prepares values for storage. */
   readonly preparedFields: readonly ResolvedField[];
+  /** Full-text searchable fields, in order (see `search/`). */
+  readonly searchFields: readonly ResolvedField[];
   /**
    * The most UTF-8 bytes a value of each indexed text field may hold (field name → bytes),
    * so that its index entry fits PostgreSQL's B-tree limit; enforced on every database.
@@ -132,6 +136,8 @@ export interface ResolvedCollection {
   readonly indexes: readonly ResolvedIndex[];
   /** Fields elsewhere pointing here; filled once every collection is resolved. */
   readonly incoming: IncomingReference[];
+  /** Whether its writes produce change events (`events` of the definition). */
+  readonly events: boolean;
 }
 
 const COLLECTION_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
@@ -183,11 +189,16 @@ function resolveField(
     throw new Error(`Invalid field ${where}: relations cannot be translatable`);
   }
   if (
-    (kind === "multiSelect" || kind === "records") &&
+    (kind === "multiSelect" || kind === "records" || kind === "files") &&
     (options.unique || options.index)
   ) {
     throw new Error(
       `Invalid field ${where}: "unique" and "index" do not apply to lists`,
+    );
+  }
+  if (options.search && kind !== "text") {
+    throw new Error(
+      `Invalid field ${where}: "search" applies to text fields only`,
     );
   }
   const nullable = options.nullable === true;
@@ -246,6 +257,7 @@ function resolveField(
     translatable: storage === "translation",
     unique: options.unique === true,
     index: options.index === true,
+    search: options.search === true,
     hasDefault,
     storage,
     columnType,
@@ -312,6 +324,9 @@ function resolveCollection(
     const columns = group.map((f) => f.name);
     // A translatable unique holds per locale.
     if (translated > 0 && unique) columns.unshift("locale");
+    // Lists order by their keys, then by UUID: ending the index in UUID lets one index scan
+    // answer an ordered, limited list without sorting the rows that tie.
+    if (translated === 0 && !unique) columns.push("UUID");
     indexes.push({
       name: indexName(table, columns, unique),
       table,
@@ -339,7 +354,7 @@ function resolveCollection(
     if (seen.has(index.name)) {
       throw new Error(
         `Collection ${name}: the index over ${
-          index.columns.join(", ")
+          index.columns.filter((c) => c !== "UUID").join(", ")
         } is declared twice`,
       );
     }
@@ -358,10 +373,12 @@ function resolveCollection(
     readableFields: fieldList.filter((f) => f.readable),
     relationFields: fieldList.filter((f) => f.target !== undefined),
     preparedFields: fieldList.filter((f) => f.type.prepareForStorage),
+    searchFields: fieldList.filter((f) => f.search),
     indexedTextLimits,
     uniqueGroups,
     indexes,
     incoming: [],
+    events: definition.events !== false,
   };
 }
 

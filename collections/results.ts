@@ -50,3 +50,45 @@ export interface DeleteResult {
   /** The deleted records as they were. */
   records: DataRecord[];
 }
+
+const CODES = new WeakMap<WriteErrors, Record<string, string>>();
+const CODE = /^[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * Notes the stable code of the refusal at `path` of `errors` (a message key such as
+ * `required`; anything that is not one is `invalid`).
+ *
+ * @example
+ * ```ts
+ * import { errorCodes, noteErrorCode } from "./results.ts";
+ * const errors = { title: "This field is required" };
+ * noteErrorCode(errors, "title", "required");
+ * errorCodes(errors); // { title: "required" }
+ * ```
+ */
+export function noteErrorCode(
+  errors: WriteErrors,
+  path: string,
+  code: string,
+): void {
+  let codes = CODES.get(errors);
+  if (!codes) CODES.set(errors, codes = {});
+  codes[path] = CODE.test(code) ? code : "invalid";
+}
+
+/**
+ * The stable code of each refusal in `errors` (field path → code, as `data.codes` of a 422
+ * answers it); a refusal whose code was never noted is `invalid`.
+ *
+ * @example
+ * ```ts
+ * import { errorCodes } from "./results.ts";
+ * errorCodes({ title: "Too long" }); // { title: "invalid" }
+ * ```
+ */
+export function errorCodes(errors: WriteErrors): Record<string, string> {
+  const noted = CODES.get(errors) ?? {};
+  const out: Record<string, string> = {};
+  for (const path of Object.keys(errors)) out[path] = noted[path] ?? "invalid";
+  return out;
+}

@@ -14,6 +14,12 @@
 // deno-lint-ignore-file no-explicit-any
 import { type Kysely, sql } from "kysely";
 import type { SqlDialect } from "./db/open_database.ts";
+import {
+  buildSearch,
+  dropSearch,
+  searchExists,
+  searchSignature,
+} from "./search/storage.ts";
 import type {
   ResolvedCollection,
   ResolvedField,
@@ -38,6 +44,8 @@ interface CollectionSnapshot {
   version: 1;
   fields: Record<string, FieldSnapshot>;
   indexes: ResolvedIndex[];
+  /** The full-text search setup (see search/storage.ts); absent or null without one. */
+  search?: string | null;
 }
 
 /** Options of {@link syncSchema}. */
@@ -46,9 +54,84 @@ export interface SyncOptions {
   force?: boolean;
   /** The default content locale (translatability migrations use it). */
   defaultLocale: string;
+  /**
+   * SQLite only: runs a script of several statements on the connection the sync's
+   * transaction holds (`DatabaseSync.exec`). Without it each statement runs on its own.
+   */
+  execScript?: (script: string) => void;
 }
 
-type Step = (db: Kysely<any>) => Promise<void>;
+/**
+ * One change: a DDL statement (most of them: run in batches, one script per batch) or work
+ * that reads or writes data through Kysely.
+ */
+type Step = string | ((db: Kysely<any>) => Promise<void>);
+
+/** Runs DDL statements in order, as few round trips as the database allows. */
+type ScriptRunner = (statements: readonly string[]) => Promise<void>;
+
+/** Quotes an identifier (both databases quote with `"` and double it inside). */
+function id(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A column definition. On PostgreSQL text columns compare and sort by code point (collation
+ * "C", see {@link useCodePointOrder}): declared so when created, nothing to alter later.
+ */
+function columnSql(
+  name: string,
+  type: string,
+  dialect: SqlDialect,
+  constraint = "",
+): string {
+  const collate = dialect === "postgres" && /^text$/i.test(type)
+    ? ' collate "C"'
+    : "";
+  return `${id(name)} ${type}${collate}${constraint}`;
+}
+
+/**
+ * Batching matters at boot: a fresh app of a hundred collections issues some 500 CREATE
+ * statements. Through Kysely one by one that is 500 builds and compiles (cold code in a
+ * fresh process) and, on PostgreSQL, 500 round trips; as one script it is one call.
+ */
+function scriptRunner(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  execScript: ((script: string) => void) | undefined,
+): ScriptRunner {
+  return async (statements) => {
+    if (statements.length === 0) return;
+    if (dialect === "postgres") {
+      // Without parameters pg uses the simple protocol, which takes several statements.
+      await sql.raw(statements.join(";\n")).execute(db);
+    } else if (execScript) {
+      execScript(statements.join(";\n"));
+    } else {
+      for (const statement of statements) await sql.raw(statement).execute(db);
+    }
+  };
+}
+
+/** Runs steps in order: consecutive statements as one script, functions on their own. */
+async function runSteps(
+  db: Kysely<any>,
+  steps: readonly Step[],
+  runScript: ScriptRunner,
+): Promise<void> {
+  let batch: string[] = [];
+  for (const step of steps) {
+    if (typeof step === "string") {
+      batch.push(step);
+      continue;
+    }
+    await runScript(batch);
+    batch = [];
+    await step(db);
+  }
+  await runScript(batch);
+}
 
 function snapshotOf(collection: ResolvedCollection): CollectionSnapshot {
   const fields: Record<string, FieldSnapshot> = {};
@@ -62,7 +145,12 @@ function snapshotOf(collection: ResolvedCollection): CollectionSnapshot {
       target: field.target ?? null,
     };
   }
-  return { version: 1, fields, indexes: [...collection.indexes] };
+  return {
+    version: 1,
+    fields,
+    indexes: [...collection.indexes],
+    search: searchSignature(collection),
+  };
 }
 
 function isRequired(field: ResolvedField): boolean {
@@ -143,6 +231,49 @@ async function useCodePointOrder(
   }
 }
 
+/** Columns that are never NULL and so need no NULLS clause in an index. */
+const NEVER_NULL = new Set(["UUID", "locale"]);
+
+/**
+ * The statement creating `index` unless it exists. On PostgreSQL a column that may hold NULL
+ * is indexed `NULLS FIRST`, as lists order it (NULL is the smallest value, as on SQLite): the
+ * index then serves ascending lists forwards and descending ones backwards.
+ */
+function createIndexSql(index: ResolvedIndex, dialect: SqlDialect): string {
+  const columns = index.columns.map((column) =>
+    dialect === "postgres" && !NEVER_NULL.has(column)
+      ? `${id(column)} nulls first`
+      : id(column)
+  );
+  return `create ${index.unique ? "unique " : ""}index if not exists ${
+    id(index.name)
+  } on ${id(index.table)} (${columns.join(", ")})`;
+}
+
+/**
+ * Indexes of this schema created before they were `NULLS FIRST`: they cannot serve a list's
+ * order, so schema sync builds them anew.
+ */
+async function outdatedPgIndexes(db: Kysely<any>): Promise<Set<string>> {
+  // From the catalogs of this schema only (pg_indexes would describe every schema's
+  // indexes, and fails when another session drops one meanwhile). `indoption` bit 2 is
+  // NULLS FIRST; every index Strata manages has one such column.
+  const { rows } = await sql<{ name: string }>`
+    select i.relname as name
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    join pg_class t on t.oid = x.indrelid
+    join pg_namespace n on n.oid = i.relnamespace
+    join ${sql.id(SCHEMA_TABLE)} s
+      on t.relname in (s.collection, s.collection || '__translations')
+    where n.nspname = current_schema() and not x.indisprimary
+      and (i.relname like '%\\_\\_idx' or i.relname like '%\\_\\_uniq')
+      and not exists (
+        select 1 from unnest(x.indoption::int2[]) o where (o & 2) <> 0
+      )`.execute(db);
+  return new Set(rows.map((row) => row.name));
+}
+
 function bigint(dialect: SqlDialect): string {
   return dialect === "postgres" ? "bigint" : "integer";
 }
@@ -151,43 +282,47 @@ function createMainTable(
   collection: ResolvedCollection,
   dialect: SqlDialect,
 ): Step {
-  return async (db) => {
-    let builder = db.schema.createTable(collection.table)
-      .addColumn("UUID", "text", (c) => c.primaryKey().notNull())
-      .addColumn("_updatedAt", sql.raw(bigint(dialect)), (c) => c.notNull());
-    for (const field of collection.columnFields) {
-      builder = builder.addColumn(field.name, sql.raw(field.columnType!));
-    }
-    await builder.execute();
-  };
+  const columns = [
+    columnSql("UUID", "text", dialect, " not null primary key"),
+    columnSql("_updatedAt", bigint(dialect), dialect, " not null"),
+    ...collection.columnFields.map((field) =>
+      columnSql(field.name, field.columnType!, dialect)
+    ),
+  ];
+  return `create table ${id(collection.table)} (${columns.join(", ")})`;
 }
 
-function createTranslationTable(collection: ResolvedCollection): Step {
-  return async (db) => {
-    const table = collection.translationTable!;
-    let builder = db.schema.createTable(table)
-      .addColumn("record", "text", (c) => c.notNull())
-      .addColumn("locale", "text", (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${table}__pk`, ["record", "locale"]);
-    for (const field of collection.translatedFields) {
-      builder = builder.addColumn(field.name, sql.raw(field.columnType!));
-    }
-    await builder.execute();
-  };
+function createTranslationTable(
+  collection: ResolvedCollection,
+  dialect: SqlDialect,
+): Step {
+  const table = collection.translationTable!;
+  const columns = [
+    columnSql("record", "text", dialect, " not null"),
+    columnSql("locale", "text", dialect, " not null"),
+    ...collection.translatedFields.map((field) =>
+      columnSql(field.name, field.columnType!, dialect)
+    ),
+    `constraint ${id(`${table}__pk`)} primary key ("record", "locale")`,
+  ];
+  return `create table ${id(table)} (${columns.join(", ")})`;
 }
 
-function createJunctionTable(field: ResolvedField): Step {
-  return async (db) => {
-    const table = field.junctionTable!;
-    await db.schema.createTable(table)
-      .addColumn("owner", "text", (c) => c.notNull())
-      .addColumn("target", "text", (c) => c.notNull())
-      .addColumn("position", "integer", (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${table}__pk`, ["owner", "position"])
-      .execute();
-    await db.schema.createIndex(`${table}__target__idx`).on(table)
-      .column("target").execute();
-  };
+function createJunctionTable(
+  field: ResolvedField,
+  dialect: SqlDialect,
+): Step[] {
+  const table = field.junctionTable!;
+  const columns = [
+    columnSql("owner", "text", dialect, " not null"),
+    columnSql("target", "text", dialect, " not null"),
+    columnSql("position", "integer", dialect, " not null"),
+    `constraint ${id(`${table}__pk`)} primary key ("owner", "position")`,
+  ];
+  return [
+    `create table ${id(table)} (${columns.join(", ")})`,
+    `create index ${id(`${table}__target__idx`)} on ${id(table)} ("target")`,
+  ];
 }
 
 function tableOf(collection: ResolvedCollection, field: ResolvedField): string {
@@ -224,17 +359,18 @@ function backfill(
   };
 }
 
-function addColumn(collection: ResolvedCollection, field: ResolvedField): Step {
-  return async (db) => {
-    await db.schema.alterTable(tableOf(collection, field))
-      .addColumn(field.name, sql.raw(field.columnType!)).execute();
-  };
+function addColumn(
+  collection: ResolvedCollection,
+  field: ResolvedField,
+  dialect: SqlDialect,
+): Step {
+  return `alter table ${id(tableOf(collection, field))} add column ${
+    columnSql(field.name, field.columnType!, dialect)
+  }`;
 }
 
 function dropColumn(table: string, column: string): Step {
-  return async (db) => {
-    await db.schema.alterTable(table).dropColumn(column).execute();
-  };
+  return `alter table ${id(table)} drop column ${id(column)}`;
 }
 
 function moveToTranslations(
@@ -290,6 +426,10 @@ export async function syncSchema(
   collections: ReadonlyMap<string, ResolvedCollection>,
   options: SyncOptions,
 ): Promise<void> {
+  // Nothing to create, alter or remember (a dropped collection's table stays anyway). On
+  // PostgreSQL the sync still runs: it is the boot's first query, so an unreachable server
+  // fails the boot.
+  if (collections.size === 0 && dialect === "sqlite") return;
   await db.transaction().execute(async (trx) => {
     if (dialect === "postgres") {
       // Processes booting together sync one at a time.
@@ -329,16 +469,88 @@ export async function syncSchema(
     if (issues.length > 0 && !options.force) {
       throw new Error(issues.join("\n"));
     }
-    for (const step of dropIndexSteps) await step(trx);
-    for (const step of steps) await step(trx);
+    const runScript = scriptRunner(trx, dialect, options.execScript);
+    const rebuild = await searchChanges(trx, dialect, collections, previous);
+    await runSteps(trx, [...dropIndexSteps, ...steps], runScript);
     if (dialect === "postgres") await useCodePointOrder(trx, collections);
+    for (const collection of rebuild) {
+      await buildSearch(trx, dialect, collection);
+    }
+    const outdated = dialect === "postgres"
+      ? await outdatedPgIndexes(trx)
+      : new Set<string>();
+    await createIndexes(trx, dialect, collections, outdated, runScript);
+    await writeSnapshots(trx, collections);
+  });
+}
+
+/**
+ * Drops the full-text objects of every collection whose search setup changed or went
+ * missing, before anything else changes (their triggers name the columns), and returns the
+ * collections to build them for once the tables are in shape.
+ */
+async function searchChanges(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  collections: ReadonlyMap<string, ResolvedCollection>,
+  previous: ReadonlyMap<string, CollectionSnapshot>,
+): Promise<ResolvedCollection[]> {
+  const rebuild: ResolvedCollection[] = [];
+  for (const collection of collections.values()) {
+    const wanted = searchSignature(collection);
+    const before = previous.get(collection.name)?.search ?? null;
+    const build = wanted !== null &&
+      (wanted !== before || !(await searchExists(db, dialect, collection)));
+    if (build || (wanted === null && before !== null)) {
+      await dropSearch(db, dialect, collection.name);
+    }
+    if (build) rebuild.push(collection);
+  }
+  return rebuild;
+}
+
+/** The statements (re)creating an index: dropped first when outdated. */
+function indexStatements(
+  index: ResolvedIndex,
+  dialect: SqlDialect,
+  outdated: ReadonlySet<string>,
+): string[] {
+  const create = createIndexSql(index, dialect);
+  return outdated.has(index.name)
+    ? [`drop index if exists ${id(index.name)}`, create]
+    : [create];
+}
+
+/**
+ * Creates every index that is missing, in one script. When that fails (a new unique index
+ * over duplicate values), the work is undone and redone index by index, so the error names
+ * the collection and fields.
+ */
+async function createIndexes(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  collections: ReadonlyMap<string, ResolvedCollection>,
+  outdated: ReadonlySet<string>,
+  runScript: ScriptRunner,
+): Promise<void> {
+  const all = [...collections.values()].flatMap((collection) =>
+    collection.indexes.flatMap((index) =>
+      indexStatements(index, dialect, outdated)
+    )
+  );
+  if (all.length === 0) return;
+  const pg = dialect === "postgres";
+  try {
+    await runScript(pg ? ["savepoint strata_indexes", ...all] : all);
+  } catch {
+    // SQLite keeps what ran before the failure: the statements are idempotent.
+    if (pg) await sql`rollback to savepoint strata_indexes`.execute(db);
     for (const collection of collections.values()) {
       for (const index of collection.indexes) {
         try {
-          let builder = trx.schema.createIndex(index.name).ifNotExists()
-            .on(index.table).columns([...index.columns]);
-          if (index.unique) builder = builder.unique();
-          await builder.execute();
+          for (const statement of indexStatements(index, dialect, outdated)) {
+            await sql.raw(statement).execute(db);
+          }
         } catch (error) {
           if (!index.unique) throw error;
           throw new Error(
@@ -349,16 +561,28 @@ export async function syncSchema(
           );
         }
       }
-      const snapshot = JSON.stringify(snapshotOf(collection));
-      const now = Date.now();
-      await trx.insertInto(SCHEMA_TABLE)
-        .values({ collection: collection.name, snapshot, syncedAt: now })
-        .onConflict((oc) =>
-          oc.column("collection").doUpdateSet({ snapshot, syncedAt: now })
-        )
-        .execute();
     }
-  });
+  }
+}
+
+/** Remembers every collection's definition, a few hundred per statement. */
+async function writeSnapshots(
+  db: Kysely<any>,
+  collections: ReadonlyMap<string, ResolvedCollection>,
+): Promise<void> {
+  const now = Date.now();
+  const rows = [...collections.values()].map((collection) =>
+    sql`(${collection.name}, ${JSON.stringify(snapshotOf(collection))}, ${now})`
+  );
+  for (let at = 0; at < rows.length; at += 300) {
+    await sql`insert into ${
+      sql.table(SCHEMA_TABLE)
+    } ("collection", "snapshot", "syncedAt")
+      values ${sql.join(rows.slice(at, at + 300))}
+      on conflict ("collection") do update
+      set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`
+      .execute(db);
+  }
 }
 
 async function planCollection(
@@ -386,10 +610,12 @@ async function planCollection(
   if (!mainColumns) {
     steps.push(createMainTable(collection, dialect));
   }
-  if (trTable && !trColumns) steps.push(createTranslationTable(collection));
+  if (trTable && !trColumns) {
+    steps.push(createTranslationTable(collection, dialect));
+  }
   for (const field of collection.junctionFields) {
     if (!tables.has(field.junctionTable!)) {
-      steps.push(createJunctionTable(field));
+      steps.push(...createJunctionTable(field, dialect));
     }
   }
 
@@ -421,7 +647,9 @@ async function planCollection(
         : collection.table;
       const oldPresent = tables.get(oldTable)?.has(field.name) ?? false;
       changedColumns.add(field.name);
-      if (homeExists && !present) steps.push(addColumn(collection, field));
+      if (homeExists && !present) {
+        steps.push(addColumn(collection, field, dialect));
+      }
       if (oldPresent && before.kind === field.kind) {
         steps.push(
           field.storage === "translation"
@@ -445,7 +673,7 @@ async function planCollection(
         refuse(field.name, "the new field is required and has no default");
       }
       if (homeExists) {
-        steps.push(addColumn(collection, field));
+        steps.push(addColumn(collection, field, dialect));
         steps.push(backfill(collection, field));
       }
       continue;
@@ -459,7 +687,7 @@ async function planCollection(
       changedColumns.add(field.name);
       const table = tableOf(collection, field);
       steps.push(dropColumn(table, field.name));
-      steps.push(addColumn(collection, field));
+      steps.push(addColumn(collection, field, dialect));
       steps.push(backfill(collection, field));
     } else if (before.target !== (field.target ?? null)) {
       refuse(
@@ -469,7 +697,7 @@ async function planCollection(
       changedColumns.add(field.name);
       const table = tableOf(collection, field);
       steps.push(dropColumn(table, field.name));
-      steps.push(addColumn(collection, field));
+      steps.push(addColumn(collection, field, dialect));
     } else if (!before.required && isRequired(field)) {
       refuse(field.name, "the field became required without a default");
     } else if (!before.required && !field.nullable && field.hasDefault) {
@@ -508,9 +736,7 @@ async function planCollection(
       const table = `${collection.name}__${name}`;
       if (!tables.has(table)) continue;
       refuse(name, "the field was removed");
-      steps.push(async (db) => {
-        await db.schema.dropTable(table).ifExists().execute();
-      });
+      steps.push(`drop table if exists ${id(table)}`);
       continue;
     }
     const table = before.storage === "translation"
@@ -525,8 +751,6 @@ async function planCollection(
   for (const index of previous?.indexes ?? []) {
     const touchesChanged = index.columns.some((c) => changedColumns.has(c));
     if (wanted.has(index.name) && !touchesChanged) continue;
-    dropIndexSteps.push(async (db) => {
-      await db.schema.dropIndex(index.name).ifExists().execute();
-    });
+    dropIndexSteps.push(`drop index if exists ${id(index.name)}`);
   }
 }

@@ -54,12 +54,15 @@ export async function deleteTranslation(
       state.locale,
       true,
     );
-    const query = applyWindow(
+    let query = applyWindow(
       ctx,
       collection,
       baseQuery(ctx, collection, state.locale, condition).select("m.UUID"),
       state,
     );
+    // The main rows first, as every write of a record's rows locks them (an update holds
+    // its main row, then writes the translation row).
+    if (ctx.dialect === "postgres") query = query.forUpdate("m");
     const ids = (await query.execute() as { UUID: string }[]).map((r) =>
       r.UUID
     );
@@ -74,6 +77,10 @@ export async function deleteTranslation(
       removed = true;
       await executor.updateTable(collection.table).set({ _updatedAt: now })
         .where("UUID", "in", gone.map((r) => r.record)).execute();
+      const fields = collection.translatedFields.map((field) => field.name);
+      for (const { record } of gone) {
+        ctx.recordChange(collection, record, "update", fields, locale);
+      }
     }
     return removed;
   });

@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import type { WriteErrors } from "./results.ts";
+import { noteErrorCode, type WriteErrors } from "./results.ts";
 
 /** A row being updated: its UUID and current database values by field name. */
 export interface ExistingRow {
@@ -28,7 +28,9 @@ function report(
   const message = ctx.render("notUnique", {});
   const named = group.filter((f) => given.has(f.name));
   for (const field of named.length > 0 ? named : group) {
-    errors[field.name] ??= message;
+    if (Object.hasOwn(errors, field.name)) continue;
+    errors[field.name] = message;
+    noteErrorCode(errors, field.name, "notUnique");
   }
 }
 

@@ -9,6 +9,8 @@
  * - `{ author: { has: filter } }` matches when the linked record (`record`) or any linked
  *   record (`records`) matches `filter`, which is keyed to the target collection's fields.
  * - `{ tags: { empty: true } }` matches an empty `records` list / a null `record`.
+ * - On `file` / `files` fields `has` takes a filter over the file's metadata (`name`, `type`,
+ *   `size`, `sha256`, `width`, `height`): `{ avatar: { has: { type: { startsWith: "image/" } } } }`.
  *
  * Operator semantics:
  * - `equalsTo` equality; `in` membership in a list (an empty list matches nothing).
@@ -83,7 +85,9 @@ export type FieldKind =
   | "select"
   | "multiSelect"
   | "record"
-  | "records";
+  | "records"
+  | "file"
+  | "files";
 
 /** Which operators each field kind accepts (`isNull` only on nullable fields, `UUID` takes `equalsTo` and `in`). */
 export const OPERATORS_BY_KIND: Readonly<
@@ -152,4 +156,6 @@ export const OPERATORS_BY_KIND: Readonly<
   multiSelect: ["includes", "includesAll", "includesAny", "empty"],
   record: ["equalsTo", "in", "isNull", "has", "empty"],
   records: ["includes", "includesAll", "includesAny", "has", "empty"],
+  file: ["isNull", "has"],
+  files: ["has", "empty"],
 });

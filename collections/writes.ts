@@ -6,26 +6,29 @@
  * @module
  */
 
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
+import type { Condition } from "./compile_where.ts";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import type {
-  CreateResult,
-  DataRecord,
-  UpdateResult,
-  WriteErrors,
+import {
+  type CreateResult,
+  type DataRecord,
+  noteErrorCode,
+  type UpdateResult,
+  type WriteErrors,
 } from "./results.ts";
 import type { WhereFilter } from "./where.ts";
 import {
   fieldContext,
   type PipelineResult,
   prepareForStorage,
-  renderIssue,
+  refuseField,
   runField,
   runPipeline,
   type WriteOptions,
 } from "./pipeline.ts";
 import { atomic, Refusal } from "./_atomic.ts";
+import { insertRow } from "./_insert.ts";
 import { checkReferences } from "./references.ts";
 import {
   checkUniques,
@@ -41,6 +44,10 @@ import {
   readRecords,
 } from "./read.ts";
 import { readPlan, type ReadSpec } from "./read_spec.ts";
+import { changedFields, junctionLists } from "./changes/diff.ts";
+import { beforeWrite } from "./changes/before_write.ts";
+import { attachFiles, checkFileValues } from "./files/attach.ts";
+import { describeFiles } from "./files/descriptors.ts";
 
 /** The builder state a write needs. */
 export interface WriteState {
@@ -75,6 +82,7 @@ function uniqueRefusal(
   const errors: WriteErrors = {};
   for (const name of fields.length > 0 ? fields : ["UUID"]) {
     errors[name] = message;
+    noteErrorCode(errors, name, "notUnique");
   }
   throw new Refusal(errors);
 }
@@ -110,18 +118,19 @@ async function insertJunction(
 
 /**
  * The write pipeline followed by the checks that need the database: links to existing
- * records and unique values (against `rows`, the rows an update rewrites; `null` on create).
+ * records, then unique values (against the rows an update rewrites, which `loadRows` selects;
+ * `null` on create). The link targets are locked before the rows written (see `selectTargets`).
  */
-async function validateWrite(
+async function validateWrite<R extends ExistingRow>(
   ctx: LayerContext,
   collection: ResolvedCollection,
   input: Readonly<Record<string, unknown>>,
   operation: "create" | "update",
   locale: string,
   options: WriteOptions,
-  rows: readonly ExistingRow[] | null,
-): Promise<PipelineResult> {
-  const result = await runPipeline(
+  loadRows: () => Promise<R[] | null>,
+): Promise<PipelineResult & { rows: R[] | null }> {
+  const { values, errors } = await runPipeline(
     ctx,
     collection,
     input,
@@ -129,15 +138,16 @@ async function validateWrite(
     locale,
     options,
   );
-  const { values, errors } = result;
   if (collection.relationFields.length > 0) {
     await checkReferences(ctx, values, locale, errors);
   }
+  const rows = await loadRows();
+  await checkFileValues(ctx, values, rows, errors);
   if (collection.uniqueGroups.length > 0) {
     const given = new Set(Object.keys(input));
     await checkUniques(ctx, collection, values, given, locale, rows, errors);
   }
-  return result;
+  return { values, errors, rows };
 }
 
 /**
@@ -156,8 +166,10 @@ export async function createRecord(
   options: WriteOptions,
 ): Promise<CreateResult> {
   const { locale } = state;
+  const given = input;
   try {
     const record = await atomic(ctx, async () => {
+      const input = await beforeWrite(ctx, collection, "create", given, state);
       const { values, errors } = await validateWrite(
         ctx,
         collection,
@@ -165,7 +177,7 @@ export async function createRecord(
         "create",
         locale,
         options,
-        null,
+        () => Promise.resolve(null),
       );
       if (hasErrors(errors)) throw new Refusal(errors);
       if (collection.preparedFields.length > 0) {
@@ -192,20 +204,17 @@ export async function createRecord(
           translation[field.name] = dbValue;
         }
       }
-      const executor = ctx.executor();
       await guarded(
         ctx,
         collection,
-        () => executor.insertInto(collection.table).values(row).execute(),
+        () => insertRow(ctx, collection.table, row),
       );
       if (translation) {
         const tr = translation;
         await guarded(
           ctx,
           collection,
-          () =>
-            executor.insertInto(collection.translationTable!).values(tr)
-              .execute(),
+          () => insertRow(ctx, collection.translationTable!, tr),
         );
       }
       for (const field of collection.junctionFields) {
@@ -214,6 +223,14 @@ export async function createRecord(
           await insertJunction(ctx, field, uuid, list);
         }
       }
+      await attachFiles(ctx, collection, values, uuid, true);
+      ctx.recordChange(
+        collection,
+        uuid,
+        "create",
+        [...values.keys()].map((field) => field.name),
+        translation ? locale : null,
+      );
       // The answer is built from what was stored (equal to a re-read by construction).
       const plan = readPlan(collection, state.spec.select);
       const result: DataRecord = { UUID: uuid };
@@ -224,6 +241,7 @@ export async function createRecord(
       }
       if (plan.updatedAt) result._updatedAt = updatedAt;
       if (plan.translations) result._translations = translation ? [locale] : [];
+      await describeFiles(ctx, [result], plan.fileFields);
       if (state.spec.populate.size > 0) {
         await populateRecords(ctx, collection, [result], state.spec, locale);
       }
@@ -244,6 +262,13 @@ interface Target extends ExistingRow {
   hasTranslation: boolean;
 }
 
+/**
+ * The rows an update rewrites, with their stored values. On PostgreSQL the main rows are
+ * locked first (`FOR UPDATE`), then read again by a second statement: under READ COMMITTED it
+ * sees everything committed while it waited for the locks, and every writer of a record's
+ * translation and junction rows holds its main row, so what it reads stays true until commit.
+ * (A locking statement re-checks only the locked row; its joined translation would be stale.)
+ */
 async function selectTargets(
   ctx: LayerContext,
   collection: ResolvedCollection,
@@ -256,6 +281,34 @@ async function selectTargets(
     state.locale,
     true,
   );
+  if (ctx.dialect !== "postgres") {
+    return await targetRows(ctx, collection, state, condition, true);
+  }
+  const locked = applyWindow(
+    ctx,
+    collection,
+    baseQuery(ctx, collection, state.locale, condition).select("m.UUID"),
+    state,
+  ).forUpdate("m");
+  const ids = (await locked.execute() as { UUID: string }[]).map((r) => r.UUID);
+  const rows = new Map<string, Target>();
+  for (const part of chunks(ids)) {
+    const byId = sql<SqlBool>`${sql.ref("m.UUID")} in (${sql.join(part)})`;
+    for (const row of await targetRows(ctx, collection, state, byId, false)) {
+      rows.set(row.UUID, row);
+    }
+  }
+  return ids.flatMap((id) => rows.get(id) ?? []);
+}
+
+/** The stored values of the rows `condition` selects (through the state's window if asked). */
+async function targetRows(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  state: WriteState,
+  condition: Condition,
+  windowed: boolean,
+): Promise<Target[]> {
   const columns = ["m.UUID"];
   for (const field of collection.columnFields) columns.push(`m.${field.name}`);
   if (collection.translationTable) {
@@ -267,8 +320,7 @@ async function selectTargets(
   let query = baseQuery(ctx, collection, state.locale, condition).select(
     columns,
   );
-  query = applyWindow(ctx, collection, query, state);
-  if (ctx.dialect === "postgres") query = query.forUpdate("m");
+  if (windowed) query = applyWindow(ctx, collection, query, state);
   const rows = await query.execute() as Record<string, unknown>[];
   return rows.map((row) => ({
     UUID: row.UUID as string,
@@ -293,18 +345,21 @@ export async function updateRecords(
   options: WriteOptions,
 ): Promise<UpdateResult> {
   const { locale } = state;
+  const given = input;
   try {
     const records = await atomic(ctx, async () => {
-      const targets = await selectTargets(ctx, collection, state);
-      const { values, errors } = await validateWrite(
+      const input = await beforeWrite(ctx, collection, "update", given, state);
+      const validated = await validateWrite(
         ctx,
         collection,
         input,
         "update",
         locale,
         options,
-        targets,
+        () => selectTargets(ctx, collection, state),
       );
+      const { values, errors } = validated;
+      const targets = validated.rows!;
       const translated = [...values.keys()].filter((f) =>
         f.storage === "translation"
       );
@@ -320,10 +375,10 @@ export async function updateRecords(
             const fctx = fieldContext(ctx, field, "update", locale, input);
             const outcome = await runField(field, field.defaultValue(), fctx);
             if (outcome.issue !== undefined) {
-              errors[field.name] = renderIssue(ctx, outcome.issue);
+              refuseField(ctx, errors, field.name, outcome.issue);
             } else newRowValues.set(field, outcome.value);
           } else if (!field.nullable) {
-            errors[field.name] = ctx.render("required", {});
+            refuseField(ctx, errors, field.name, "required");
           }
         }
       }
@@ -341,6 +396,14 @@ export async function updateRecords(
         }
       }
       const executor = ctx.executor();
+      // What each record held before, for the change log's `changed`.
+      const lists = new Map<ResolvedField, Map<string, string[]>>();
+      if (collection.events) {
+        for (const field of values.keys()) {
+          if (field.storage !== "junction") continue;
+          lists.set(field, await junctionLists(ctx, field, ids));
+        }
+      }
       for (const part of chunks(ids)) {
         await guarded(
           ctx,
@@ -376,12 +439,16 @@ export async function updateRecords(
             record: t.UUID,
             locale,
           }));
+          // An upsert: writers of a record's translation rows hold its main row, so the row
+          // is fresh here; should one appear anyway, the write lands on it (the later wins).
           await guarded(
             ctx,
             collection,
             () =>
               executor.insertInto(collection.translationTable!).values(rows)
-                .execute(),
+                .onConflict((oc) =>
+                  oc.columns(["record", "locale"]).doUpdateSet(trSet)
+                ).execute(),
           );
         }
       }
@@ -394,6 +461,25 @@ export async function updateRecords(
         const list = (value ?? []) as string[];
         if (list.length === 0) continue;
         for (const id of ids) await insertJunction(ctx, field, id, list);
+      }
+      for (const id of ids) {
+        await attachFiles(ctx, collection, values, id, false);
+      }
+      const written = new Map([...newRowValues, ...values]);
+      for (const target of targets) {
+        ctx.recordChange(
+          collection,
+          target.UUID,
+          "update",
+          changedFields(
+            collection,
+            target.values,
+            lists,
+            target.UUID,
+            target.hasTranslation ? values : written,
+          ),
+          translated.length > 0 ? locale : null,
+        );
       }
       const byId = new Map<string, DataRecord>();
       for (const part of chunks(ids)) {

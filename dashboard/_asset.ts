@@ -44,6 +44,6 @@ export function assetRoute(body: string, contentType: string): AssetRoute {
     }
     headers.set("content-type", contentType);
     return new Response(body, { status: 200, headers });
-  });
+  }, { openapi: false });
   return { handler, version, etag };
 }

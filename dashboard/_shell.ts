@@ -5,6 +5,16 @@ import type { StrataEvent } from "../router/event.ts";
 import { notFound } from "../router/errors.ts";
 import { indexHtml } from "./assets/index_html.ts";
 
+/** The content versions of the dashboard's assets, for cache-busting URLs. */
+export interface ShellVersions {
+  /** The app script's version. */
+  readonly app: string;
+  /** The style sheet's version. */
+  readonly styles: string;
+  /** The bundled client's version. */
+  readonly client?: string;
+}
+
 /** No inline script or style anywhere: everything comes from the assets. */
 export const CONTENT_SECURITY_POLICY: string = [
   "default-src 'self'",
@@ -64,13 +74,16 @@ export function basePathOf(event: Pick<StrataEvent, "url" | "path">): string {
  */
 export function renderShell(
   base: string,
-  versions: { readonly app: string; readonly styles: string },
+  versions: ShellVersions,
 ): string {
   const assets = `${base}/dashboard/assets/`;
   const fill: Record<string, string> = {
     base,
     scriptSrc: `${assets}app.js?v=${versions.app}`,
     stylesHref: `${assets}styles.css?v=${versions.styles}`,
+    clientSrc: `${assets}client.js${
+      versions.client ? `?v=${versions.client}` : ""
+    }`,
   };
   return indexHtml.replace(
     /\{\{(\w+)\}\}/g,
@@ -92,7 +105,7 @@ const RESERVED = /^(assets|api)(\/|$)/;
  * ```
  */
 export function shellRoute(
-  versions: { readonly app: string; readonly styles: string },
+  versions: ShellVersions,
 ): HandlerDefinition {
   return defineHandler((event) => {
     const rest = event.params.path;
@@ -109,5 +122,5 @@ export function shellRoute(
         "referrer-policy": "same-origin",
       },
     });
-  });
+  }, { openapi: false });
 }

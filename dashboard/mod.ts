@@ -9,6 +9,7 @@
 import type { HandlerDefinition } from "../router/handler.ts";
 import { appJs } from "./assets/app_js.ts";
 import { stylesCss } from "./assets/styles_css.ts";
+import { clientJs } from "./assets/client_js.ts";
 import { assetRoute } from "./_asset.ts";
 import { shellRoute } from "./_shell.ts";
 
@@ -20,13 +21,21 @@ export {
   type DashboardOperations,
   readableCollections,
 } from "./collections_route.ts";
+export {
+  MAX_PERMISSION_UUIDS,
+  permissionsRoute,
+  type RecordPermissions,
+  recordPermissions,
+} from "./permissions_route.ts";
 
 /**
  * The dashboard's routes, keyed by route file path relative to the api
  * folder, for a manifest layer: the HTML shell for `/dashboard` and every
  * `/dashboard/...` page (with a strict content-security-policy and the
- * `api.basePath` injected as `<meta name="strata-base">`), and the script and
- * style sheet under `/dashboard/assets/` (ETag, 304 on `If-None-Match`).
+ * `api.basePath` injected as `<meta name="strata-base">`), and the script, the
+ * bundled client (`@strata/strata/client`, through which the dashboard makes
+ * every request) and the style sheet under `/dashboard/assets/` (ETag, 304 on
+ * `If-None-Match`).
  * `dashboard/api/collections.get.ts` ({@link collectionsRoute}) is not among
  * them: it needs the signed-in user, so the auth layer registers it.
  *
@@ -40,11 +49,17 @@ export {
 export function dashboardRoutes(): Record<string, HandlerDefinition> {
   const app = assetRoute(appJs, "text/javascript; charset=utf-8");
   const styles = assetRoute(stylesCss, "text/css; charset=utf-8");
-  const shell = shellRoute({ app: app.version, styles: styles.version });
+  const client = assetRoute(clientJs, "text/javascript; charset=utf-8");
+  const shell = shellRoute({
+    app: app.version,
+    styles: styles.version,
+    client: client.version,
+  });
   return {
     "dashboard/index.get.ts": shell,
     "dashboard/[...path].get.ts": shell,
     "dashboard/assets/app.js.get.ts": app.handler,
     "dashboard/assets/styles.css.get.ts": styles.handler,
+    "dashboard/assets/client.js.get.ts": client.handler,
   };
 }

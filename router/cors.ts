@@ -10,7 +10,10 @@ import { defineMiddleware, type MiddlewareDefinition } from "./handler.ts";
 export interface CorsOptions {
   /** Allowed origins: `"*"`, one origin, a list, or a predicate. Default `"*"`. */
   origin?: string | readonly string[] | ((origin: string) => boolean);
-  /** Send `Access-Control-Allow-Credentials: true` (never with the `"*"` origin). */
+  /**
+   * Send `Access-Control-Allow-Credentials: true` to the admitted origins. Refused with the
+   * `"*"` origin (the default): any site could then act as the signed-in user.
+   */
   credentials?: boolean;
   /** Methods a preflight allows. Default: GET, HEAD, PUT, PATCH, POST, DELETE. */
   methods?: readonly string[];
@@ -51,7 +54,8 @@ function originMatcher(
 /**
  * Builds a global CORS middleware: it answers preflight requests (`OPTIONS` with
  * `Access-Control-Request-Method`) with 204 and adds the CORS headers to every other answer,
- * errors included.
+ * errors included. `credentials: true` needs named origins (or a predicate): with `"*"` it
+ * throws, so the mistake fails the boot.
  *
  * @example
  * ```ts
@@ -62,6 +66,11 @@ function originMatcher(
  */
 export function cors(options: CorsOptions = {}): MiddlewareDefinition {
   const wildcard = options.origin === undefined || options.origin === "*";
+  if (wildcard && options.credentials === true) {
+    throw new TypeError(
+      'cors(): credentials: true cannot be combined with origin "*" (every site could act as the signed-in user); name the allowed origins, e.g. cors({ origin: ["https://app.example"], credentials: true })',
+    );
+  }
   const allows = originMatcher(options.origin);
   const methods = (options.methods ??
     ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"]).join(", ");
@@ -70,7 +79,7 @@ export function cors(options: CorsOptions = {}): MiddlewareDefinition {
     const origin = event.request.headers.get("origin");
     if (origin === null || !allows(origin)) return;
     const headers = event.headers;
-    if (wildcard && !credentials) {
+    if (wildcard) {
       headers.set("access-control-allow-origin", "*");
     } else {
       headers.set("access-control-allow-origin", origin);

@@ -11,6 +11,7 @@ import { HTTPError, serviceUnavailable } from "./errors.ts";
 import { runWithEventArg } from "./event.ts";
 import type { HandlerFunction } from "./handler.ts";
 import { RequestEvent } from "./request_event.ts";
+import type { ClientResolver } from "./forwarded.ts";
 import { errorResponse, JSON_HEADERS, resultToResponse } from "./result.ts";
 import { canonicalizePath } from "./canonical_path.ts";
 import type { RouteTrie } from "./trie.ts";
@@ -37,6 +38,8 @@ export interface CompiledRoute {
   readonly handlerTimeout: number;
   /** `waitUntil` time limit in ms (`Infinity` when lifted). */
   readonly waitUntilTimeout: number;
+  /** Whether a validated route checks its answers against its response schema. */
+  readonly validateResponses?: boolean;
 }
 
 /** Connection details `Deno.serve` passes beside the request. */
@@ -65,6 +68,8 @@ export interface DispatcherOptions {
     request: Request,
     event: RequestEvent | undefined,
   ) => HTTPError;
+  /** Reads the client behind trusted proxies (`api.trustProxy`); default: the socket. */
+  readonly resolveClient?: ClientResolver;
   /** Called with every unhandled error; defaults to `console.error`. */
   readonly logError?: (error: unknown, event: RequestEvent | undefined) => void;
 }
@@ -222,7 +227,7 @@ function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
  * ```
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { trie, basePath, globalMiddleware, owner } = options;
+  const { trie, basePath, globalMiddleware, owner, resolveClient } = options;
   const localize = options.localizeError ?? ((error) => error);
   const logError = options.logError ??
     ((error) => console.error("Unhandled error in request:", error));
@@ -419,6 +424,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         owner,
         trackWaitUntil,
       );
+      if (resolveClient) event.resolveClient = resolveClient;
       return runWithEventArg(
         event,
         (allowed) => serveOptions(allowed, event),
@@ -436,6 +442,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       trackWaitUntil,
     );
     event.route = route;
+    if (resolveClient) event.resolveClient = resolveClient;
     event.maxBodySize = route.maxBodySize;
     event.waitUntilTimeout = route.waitUntilTimeout;
     const response = runWithEventArg(event, serveRoute, event);

@@ -28,6 +28,8 @@ export interface StrataEvent {
   status: number | undefined;
   /** The client address (empty when unknown). */
   readonly ip: string;
+  /** The outputs of a validated route's schemas (see `defineHandler`); `undefined` elsewhere. */
+  readonly valid?: Readonly<Record<string, unknown>>;
   /** The JSON body: `application/json` or `*+json`, size-limited, parsed once and cached. */
   body<T = unknown>(): Promise<T>;
   /** Keeps `promise` running after the response, bounded by `waitUntilTimeout`. */

@@ -5,6 +5,7 @@
  */
 import type { StrataEvent } from "./event.ts";
 import { parseJsonBody, readBodyWithLimit } from "./body.ts";
+import type { ClientResolver, ForwardedClient } from "./forwarded.ts";
 
 /** Where the client address comes from: `Deno.serve`'s info, read only when asked for. */
 export interface RemoteInfo {
@@ -29,6 +30,8 @@ export class RequestEvent implements StrataEvent {
   readonly owner: unknown;
   /** The route being served (the dispatcher's own record), `undefined` for OPTIONS. */
   route: unknown = undefined;
+  /** The outputs of a validated route's schemas. */
+  valid: Readonly<Record<string, unknown>> | undefined = undefined;
   /** Body size limit in bytes (`Infinity` when lifted). */
   maxBodySize = Infinity;
   /** `waitUntil` time limit in ms (`Infinity` when lifted). */
@@ -41,7 +44,9 @@ export class RequestEvent implements StrataEvent {
   #json: Promise<unknown> | undefined;
   #waitUntil: WaitUntilSink;
   #info: RemoteInfo | undefined;
-  #ip: string | undefined;
+  #client: ForwardedClient | undefined;
+  /** Reads the client behind trusted proxies (`api.trustProxy`); unset: the socket. */
+  resolveClient: ClientResolver | undefined = undefined;
   #context: Record<string, unknown> | undefined;
 
   constructor(
@@ -68,9 +73,22 @@ export class RequestEvent implements StrataEvent {
     return this.#context ??= {};
   }
 
-  /** The client address (empty when unknown); `Deno.serve` computes it on demand. */
+  /**
+   * The client address (empty when unknown): the socket's, or behind trusted proxies the one
+   * they forward. `Deno.serve` computes the socket address on demand.
+   */
   get ip(): string {
-    return this.#ip ??= this.#info?.remoteAddr?.hostname ?? "";
+    return this.client.ip;
+  }
+
+  /** The client address and whether it spoke HTTPS (to the app or the trusted proxy). */
+  get client(): ForwardedClient {
+    if (this.#client) return this.#client;
+    const socket = this.#info?.remoteAddr?.hostname ?? "";
+    const secure = this.request.url.startsWith("https:");
+    return this.#client = this.resolveClient
+      ? this.resolveClient(this.request.headers, socket, secure)
+      : { ip: socket, secure };
   }
 
   get url(): URL {

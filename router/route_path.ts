@@ -194,19 +194,24 @@ function parseSegments(
   encode: Encode,
   fail: Fail,
 ): RouteSegment[] {
-  const segments = texts.map((text) => parseSegment(text, encode, fail));
-  const names = new Set<string>();
-  segments.forEach((segment, index) => {
-    if (segment.kind === "catchAll" && index !== segments.length - 1) {
+  // A plain loop: a thousand route files parse at every boot, in code not yet optimized.
+  const segments: RouteSegment[] = new Array(texts.length);
+  let names: Set<string> | undefined;
+  for (let index = 0; index < texts.length; index++) {
+    const segment = parseSegment(texts[index], encode, fail);
+    segments[index] = segment;
+    if (segment.kind === "static") continue;
+    if (segment.kind === "catchAll" && index !== texts.length - 1) {
       throw fail(
         `catch-all segment "[...${segment.name}]" must be the last segment`,
       );
     }
+    names ??= new Set();
     for (const name of paramNames(segment)) {
       if (names.has(name)) throw fail(`param name "${name}" is used twice`);
       names.add(name);
     }
-  });
+  }
   return segments;
 }
 
@@ -315,11 +320,15 @@ function encodePatternText(text: string, fail: Fail): string {
  * text compares equal to the canonical request path. File names are decoded
  * text, so there `%` is encoded too.
  */
+/** Text the URL parser leaves alone in a path, `%` aside: returned as it is. */
+const PLAIN_TEXT = /^[\w\-.~!$&'()*+,;=:@[\]^|]*$/;
+
 function encodeUrlText(
   text: string,
   encodePercent: boolean,
   fail: Fail,
 ): string {
+  if (PLAIN_TEXT.test(text)) return text;
   let out = "";
   for (const char of text) {
     const code = char.codePointAt(0)!;
@@ -339,4 +348,45 @@ function encodeUrlText(
     }
   }
   return out;
+}
+
+/** Whether `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    return a.slice(i + 1) === b.slice(i + 1) ||
+      (a[i] === b[i + 1] && a[i + 1] === b[i] &&
+        a.slice(i + 2) === b.slice(i + 2));
+  }
+  return a.length > b.length
+    ? a.slice(i + 1) === b.slice(i)
+    : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * The method suffix a route file most likely meant when its own suffix is one edit away from
+ * one (`ping.gett.ts`, `x.pots.ts`); `undefined` otherwise. Such a file still serves its
+ * literal path for every method (SPEC.md), so the boot only warns.
+ *
+ * @example
+ * ```ts
+ * import { likelyMethodSuffix } from "./route_path.ts";
+ * likelyMethodSuffix("ping.gett.ts"); // "get"
+ * likelyMethodSuffix("posts/x.pots.ts"); // "post"
+ * likelyMethodSuffix("feed.rss.ts"); // undefined
+ * ```
+ */
+export function likelyMethodSuffix(file: string): string | undefined {
+  const name = file.slice(file.lastIndexOf("/") + 1)
+    .replace(/\.(?:ts|tsx|js|jsx|mts|mjs)$/i, "");
+  const dot = name.lastIndexOf(".");
+  if (dot === -1) return undefined;
+  const suffix = name.slice(dot + 1).toLowerCase();
+  if (METHOD_SUFFIXES.has(suffix)) return undefined;
+  for (const method of METHOD_SUFFIXES) {
+    if (oneEditApart(suffix, method)) return method;
+  }
+  return undefined;
 }

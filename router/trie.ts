@@ -152,6 +152,12 @@ export class RouteTrie<T> {
   #staticTexts: (string | null)[] | null = null;
   #staticNodes: (Node<T> | null)[] = [];
   #staticMask = 0;
+  /**
+   * Nodes whose static children changed since their matching index was built: indexed in
+   * one go before the next match, not on every `add` (rebuilding a node's table per new
+   * child made a thousand routes quadratic).
+   */
+  #unindexed = new Set<Node<T>>();
   #frozen = false;
   #scratch: Scratch = { offsets: [], depth: 0, seen: false, collect: null };
 
@@ -171,46 +177,57 @@ export class RouteTrie<T> {
     const list = typeof segments === "string"
       ? parseRoutePattern(segments)
       : segments;
-    const pattern = formatRoutePattern(list);
+    // Formatted only for an error or an all-static route: a thousand routes add at boot.
+    const pattern = () => formatRoutePattern(list);
     if (this.#frozen) {
-      throw new Error(`Cannot add route ${method} ${pattern}: trie is frozen`);
+      throw new Error(
+        `Cannot add route ${method} ${pattern()}: trie is frozen`,
+      );
     }
     if (method === "" || /\s/.test(method)) {
-      throw new Error(`Invalid method "${method}" for route ${pattern}`);
+      throw new Error(`Invalid method "${method}" for route ${pattern()}`);
     }
     method = method.toUpperCase();
-    const names = list.flatMap(paramNames);
-    if (new Set(names).size !== names.length) {
-      throw new Error(
-        `Invalid route ${method} ${pattern}: a param name is used twice`,
-      );
+    const names: string[] = [];
+    let allStatic = true;
+    for (let i = 0; i < list.length; i++) {
+      const segment = list[i];
+      if (segment.kind === "static") continue;
+      allStatic = false;
+      if (segment.kind === "catchAll" && i !== list.length - 1) {
+        throw new Error(
+          `Invalid route ${method} ${pattern()}: a catch-all must be the last segment`,
+        );
+      }
+      for (const name of paramNames(segment)) {
+        if (names.includes(name)) {
+          throw new Error(
+            `Invalid route ${method} ${pattern()}: a param name is used twice`,
+          );
+        }
+        names.push(name);
+      }
     }
-    if (list.some((s, i) => s.kind === "catchAll" && i !== list.length - 1)) {
-      throw new Error(
-        `Invalid route ${method} ${pattern}: a catch-all must be the last segment`,
-      );
-    }
+    // Matching rebuilds its indexes first, even when this add fails half-way.
+    this.#staticTexts = null;
     let node = this.#root;
-    for (const segment of list) node = childFor(node, segment);
+    for (const segment of list) node = childFor(node, segment, this.#unindexed);
     const entry: Entry<T> = {
       value,
       names,
       definesProto: names.includes("__proto__"),
     };
     if (method === "*") {
-      if (node.any !== null) throw duplicate(method, pattern);
+      if (node.any !== null) throw duplicate(method, pattern());
       node.any = entry;
     } else {
       node.methods ??= new Map();
-      if (node.methods.has(method)) throw duplicate(method, pattern);
+      if (node.methods.has(method)) throw duplicate(method, pattern());
       node.methods.set(method, entry);
     }
     node.forGet = serveSlowly(node, "GET");
     node.forHead = serveSlowly(node, "HEAD");
-    if (list.every((segment) => segment.kind === "static")) {
-      this.#staticPaths.set(pattern, node);
-    }
-    this.#staticTexts = null;
+    if (allStatic) this.#staticPaths.set(pattern(), node);
   }
 
   /**
@@ -278,7 +295,10 @@ export class RouteTrie<T> {
     }
   }
 
+  /** Builds what matching reads: the pending static-children indexes, the static paths. */
   #indexStatic(): (string | null)[] {
+    for (const node of this.#unindexed) indexStatics(node);
+    this.#unindexed.clear();
     // At most a quarter full: probes stay short.
     let size = 8;
     while (size < this.#staticPaths.size * 4) size *= 2;
@@ -311,7 +331,11 @@ function duplicate(method: string, pattern: string): Error {
   );
 }
 
-function childFor<T>(node: Node<T>, segment: RouteSegment): Node<T> {
+function childFor<T>(
+  node: Node<T>,
+  segment: RouteSegment,
+  unindexed: Set<Node<T>>,
+): Node<T> {
   switch (segment.kind) {
     case "static": {
       node.statics ??= new Map();
@@ -319,7 +343,7 @@ function childFor<T>(node: Node<T>, segment: RouteSegment): Node<T> {
       if (child === undefined) {
         child = new Node();
         node.statics.set(segment.value, child);
-        indexStatics(node);
+        unindexed.add(node);
       }
       return child;
     }

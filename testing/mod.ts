@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { createTestApp } from "@strata/strata/testing";
+import { createTestApp } from "@strata/strata/testing";
  * Deno.test("GET /hello answers", async () => {
  *   const app = await createTestApp({ root: new URL("../", import.meta.url) });
  *   try {
@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { kyselyOf } from "../collections/database.ts";
 import {
   type App,
   createApp,
@@ -90,6 +91,7 @@ export async function createTestApp(
     root: options.root ?? Deno.cwd(),
     database,
     databaseSchema: schema,
+    validateResponses: options.validateResponses ?? true,
   });
   const request = (path: string, init?: RequestInit) =>
     app.fetch(new Request(new URL(path, "http://localhost"), init));
@@ -125,7 +127,7 @@ export async function createTestApp(
       try {
         if (postgres && !options.databaseSchema) {
           await sql`drop schema if exists ${sql.id(schema!)} cascade`.execute(
-            app.db,
+            kyselyOf(app.db),
           );
         }
       } finally {

@@ -5,8 +5,9 @@
  * `scrypt$<cost>$<blockSize>$<parallelization>$<salt>$<key>` (base64url salt
  * of 16 bytes, derived key of 64 bytes), so a hash keeps verifying after the
  * configured cost is raised, and {@linkcode passwordNeedsRehash} tells when
- * to upgrade it. Derivation uses the asynchronous `node:crypto` scrypt, which
- * runs off the event loop.
+ * to upgrade it. Derivation runs off the event loop, on hashing threads of lower
+ * scheduling priority than it (Linux), so logins never take the CPU requests need;
+ * where threads cannot start, on the asynchronous `node:crypto` scrypt.
  *
  * @example
  * ```ts
@@ -20,9 +21,10 @@
  * @module
  */
 
-import { scrypt, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { decodeBase64Url, encodeBase64Url } from "./_base64url.ts";
 import { sha256Base64UrlNow } from "./_sha256.ts";
+import { deriveKey } from "./_scrypt_threads.ts";
 import {
   DEFAULT_PARAMS,
   maxmemFor,
@@ -101,18 +103,14 @@ function derive(
   salt: Uint8Array,
   params: ScryptParams,
 ): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    try {
-      scrypt(password, salt, KEY_BYTES, {
-        N: params.cost,
-        r: params.blockSize,
-        p: params.parallelization,
-        maxmem: maxmemFor(params),
-      }, (error, key) => error ? reject(error) : resolve(new Uint8Array(key)));
-    } catch (error) {
-      // Invalid parameters throw synchronously instead of calling back.
-      reject(error);
-    }
+  return deriveKey({
+    password,
+    salt,
+    length: KEY_BYTES,
+    cost: params.cost,
+    blockSize: params.blockSize,
+    parallelization: params.parallelization,
+    maxmem: maxmemFor(params),
   });
 }
 

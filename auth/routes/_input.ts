@@ -2,6 +2,7 @@
 import type { StrataEvent } from "../../router/event.ts";
 import { badRequest, unprocessableContent } from "../../router/errors.ts";
 import type { App } from "../../app/create_app.ts";
+import { errorCodes, noteErrorCode } from "../../collections/results.ts";
 
 /** The JSON body, which must be an object (400 otherwise). */
 export async function objectBody(
@@ -26,7 +27,10 @@ export function message(
 /** Throws a 422 with per-field messages when `errors` has any. */
 export function refuseIfAny(errors: Record<string, string>): void {
   if (Object.keys(errors).length > 0) {
-    throw unprocessableContent(undefined, { errors });
+    throw unprocessableContent(undefined, {
+      errors,
+      codes: errorCodes(errors),
+    });
   }
 }
 
@@ -38,7 +42,10 @@ export function unknownKeys(
 ): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const key of Object.keys(body)) {
-    if (!allowed.has(key)) errors[key] = message(app, "unknownField");
+    if (!allowed.has(key)) {
+      errors[key] = message(app, "unknownField");
+      noteErrorCode(errors, key, "unknownField");
+    }
   }
   return errors;
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { INSTALL_DOC, INSTALL_STATUS_DOC } from "./_openapi.ts";
 import { defineHandler, type HandlerDefinition } from "../../router/handler.ts";
 import {
   forbidden,
@@ -14,6 +15,7 @@ import { createSession } from "../session.ts";
 import { toUser } from "../to_user.ts";
 import { releaseLease, waitForLease } from "../_lease.ts";
 import { objectBody, refuseIfAny, unknownKeys } from "./_input.ts";
+import { errorCodes } from "../../collections/results.ts";
 
 /** The role the first account receives. */
 export const ADMIN_ROLE = "admin";
@@ -37,6 +39,7 @@ export const installStatusRoute: HandlerDefinition = defineHandler(
     const app = (event as { owner?: unknown }).owner as App;
     return { required: !(await hasUsers(app)) };
   },
+  { openapi: INSTALL_STATUS_DOC },
 );
 
 /**
@@ -64,7 +67,10 @@ export const installRoute: HandlerDefinition = defineHandler(
         roles: [ADMIN_ROLE],
       });
       if (!result.ok) {
-        throw unprocessableContent(undefined, { errors: result.errors });
+        throw unprocessableContent(undefined, {
+          errors: result.errors,
+          codes: errorCodes(result.errors),
+        });
       }
       await createSession(result.record.UUID, true);
       return toUser(result.record);
@@ -72,5 +78,5 @@ export const installRoute: HandlerDefinition = defineHandler(
       await releaseLease(app, INSTALL_LEASE, holder);
     }
   },
-  { maxBodySize: "4kb" },
+  { maxBodySize: "4kb", openapi: INSTALL_DOC },
 );

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { LOGOUT_DOC, LOGOUT_OTHERS_DOC } from "./_openapi.ts";
 import { defineHandler, type HandlerDefinition } from "../../router/handler.ts";
 import { unauthorized } from "../../router/errors.ts";
 import type { App } from "../../app/create_app.ts";
@@ -14,7 +15,7 @@ import { deleteSessions } from "../_store.ts";
 export const logoutRoute: HandlerDefinition = defineHandler(async () => {
   await destroySession();
   return { ok: true };
-}, { maxBodySize: "4kb" });
+}, { maxBodySize: "4kb", openapi: LOGOUT_DOC });
 
 /** Ends every other session of the signed-in account; 401 when signed out. */
 export const logoutOthersRoute: HandlerDefinition = defineHandler(
@@ -28,5 +29,5 @@ export const logoutOthersRoute: HandlerDefinition = defineHandler(
     });
     return { ok: true };
   },
-  { maxBodySize: "4kb" },
+  { maxBodySize: "4kb", openapi: LOGOUT_OTHERS_DOC },
 );

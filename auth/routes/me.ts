@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { ME_DOC, UPDATE_ME_DOC } from "./_openapi.ts";
 import { defineHandler, type HandlerDefinition } from "../../router/handler.ts";
 import { unauthorized, unprocessableContent } from "../../router/errors.ts";
 import type { App } from "../../app/create_app.ts";
@@ -15,13 +16,16 @@ import { deleteSessions, findUser } from "../_store.ts";
 import { accountFields } from "../account_fields.ts";
 import { toUser } from "../to_user.ts";
 import { objectBody, refuseIfAny, unknownKeys } from "./_input.ts";
+import { errorCodes } from "../../collections/results.ts";
 
 /** The signed-in user; 401 when signed out. Synchronous when the session is known at once. */
-export const meRoute: HandlerDefinition = defineHandler((event) =>
-  withRequestSession(event, ({ user }) => {
-    if (!user) throw unauthorized();
-    return user;
-  })
+export const meRoute: HandlerDefinition = defineHandler(
+  (event) =>
+    withRequestSession(event, ({ user }) => {
+      if (!user) throw unauthorized();
+      return user;
+    }),
+  { openapi: ME_DOC },
 );
 
 /**
@@ -48,9 +52,12 @@ export const updateMeRoute: HandlerDefinition = defineHandler(
       }
       const fresh = await findUser(app, user.UUID);
       const stamp = fresh?.stamp ?? "";
-      await app.query("Sessions")
+      const kept = await app.query("Sessions")
         .where({ UUID: session.UUID })
         .update({ passwordStamp: stamp });
+      // This session ended while the request ran (a concurrent password change or logout):
+      // a serial order would have refused the request, so nothing is written.
+      if (kept.ok && kept.records.length === 0) throw unauthorized();
       await deleteSessions(app, {
         user: user.UUID,
         not: { UUID: session.UUID },
@@ -59,7 +66,10 @@ export const updateMeRoute: HandlerDefinition = defineHandler(
     });
     const { result } = outcome;
     if (!result.ok) {
-      throw unprocessableContent(undefined, { errors: result.errors });
+      throw unprocessableContent(undefined, {
+        errors: result.errors,
+        codes: errorCodes(result.errors),
+      });
     }
     if (result.records.length === 0) throw unauthorized();
     const updated = toUser(result.records[0]);
@@ -70,5 +80,5 @@ export const updateMeRoute: HandlerDefinition = defineHandler(
     });
     return updated;
   },
-  { maxBodySize: "16kb" },
+  { maxBodySize: "16kb", openapi: UPDATE_ME_DOC },
 );

@@ -1,6 +1,8 @@
 /**
- * `password`: write-only plain text on input (8 to 1024 characters by default, `min`/`max`
- * override), hashed with scrypt just before storage using the app's `auth.password` options.
+ * `password`: write-only plain text on input, hashed with scrypt just before storage using
+ * the app's `auth.password` options. The password policy applies to every write: at least
+ * `auth.password.minLength` characters (default 8; a field's `min` overrides it), at most
+ * 1024, and none of the 10,000 most common passwords.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import type { FieldOptions, Validator } from "../../collections/define.ts";
 import { hashPassword } from "../../utils/crypto.ts";
 import { currentApp, settingsOf } from "../_state.ts";
 import { codePoints, issue } from "./_issue.ts";
+import { isCommonPassword } from "../password_policy.ts";
 
 /** Shortest password accepted unless the field sets `min`. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -22,8 +25,11 @@ const isString: Validator = (value) =>
   typeof value === "string" ? undefined : issue("invalidType");
 
 const lengthRange: Validator = (value, ctx) => {
+  const app = currentApp();
   const min = typeof ctx.options.min === "number"
     ? ctx.options.min
+    : app
+    ? settingsOf(app).passwordMinLength
     : MIN_PASSWORD_LENGTH;
   const max = typeof ctx.options.max === "number"
     ? ctx.options.max
@@ -33,6 +39,9 @@ const lengthRange: Validator = (value, ctx) => {
   if (length > max) return issue("tooLong", { max });
   return undefined;
 };
+
+const uncommon: Validator = (value) =>
+  isCommonPassword(value as string) ? issue("commonPassword") : undefined;
 
 function checkOptions(options: Readonly<FieldOptions>): string | undefined {
   for (const key of ["min", "max"] as const) {
@@ -61,7 +70,7 @@ export const passwordType: FieldType = defineFieldType({
   name: "password",
   kind: "text",
   defaults: { readable: false },
-  validators: [isString, lengthRange],
+  validators: [isString, lengthRange, uncommon],
   prepareForStorage: hash,
   checkOptions,
 });

@@ -1,32 +1,61 @@
-// Creates the benchmark database: Strata syncs the schema (table, index on views), then
-// 100k rows go in through node:sqlite in one transaction.
+// Creates the benchmark database: Strata syncs the schema (table, index on views), then the
+// rows go in through the driver in one statement or transaction.
 import { DatabaseSync } from "node:sqlite";
+import pg from "pg";
 import { createApp } from "../../mod.ts";
+import type { BenchDatabase } from "../_db.ts";
 import { ROWS } from "./_shape.ts";
 
 /** The benchmark app's folder. */
 export const APP_ROOT: string = new URL("./app/", import.meta.url).pathname;
 
-/** Seeds `path` (a SQLite file) with {@link ROWS} posts. */
-export async function seedDatabase(path: string, rows = ROWS): Promise<void> {
-  const app = await createApp({ root: APP_ROOT, database: path });
+/**
+ * Seeds `database` with `rows` posts whose view counts are a permutation of 0 … rows-1
+ * (distinct, unrelated to insertion order); a third are published.
+ */
+export async function seedDatabase(
+  database: Pick<BenchDatabase, "kind" | "url" | "schema">,
+  rows = ROWS,
+): Promise<void> {
+  const app = await createApp({
+    root: APP_ROOT,
+    database: database.url,
+    databaseSchema: database.schema,
+  });
   await app.close();
-  const db = new DatabaseSync(path);
+  const now = Date.now();
+  if (database.kind === "postgres") {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query(`set search_path = "${database.schema}"`);
+      await client.query(
+        `insert into "Posts" ("UUID", "_updatedAt", "title", "excerpt", "views", "published")
+         select gen_random_uuid()::text, $1::bigint - i, 'Post number ' || i,
+           'An excerpt of post ' || i || ', long enough to look like one.',
+           (i::bigint * 7919) % $2, i % 3 = 0
+         from generate_series(0, $2 - 1) as i`,
+        [now, rows],
+      );
+      await client.query(`vacuum analyze "Posts"`);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new DatabaseSync(database.url);
   try {
     const insert = db.prepare(
       'insert into "Posts" ("UUID", "_updatedAt", "title", "excerpt", "views", "published") values (?, ?, ?, ?, ?, ?)',
     );
-    const now = Date.now();
     db.exec("begin");
     for (let i = 0; i < rows; i++) {
-      // A permutation of 0..rows-1: distinct view counts, unrelated to insertion order.
-      const views = (i * 7919) % rows;
       insert.run(
         crypto.randomUUID(),
         now - i,
         `Post number ${i}`,
         `An excerpt of post ${i}, long enough to look like one.`,
-        views,
+        (i * 7919) % rows,
         i % 3 === 0 ? 1 : 0,
       );
     }

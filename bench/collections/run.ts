@@ -1,89 +1,221 @@
 /**
- * Collections API benchmark (issue 4): `GET /collections/posts?where={views:{atLeast:N}}&
- * order=[-views]&limit=20` over 100k rows in a SQLite file (index on views), Strata's API vs a
- * hand-written `Deno.serve` + Kysely endpoint running the same SQL and answering the same
- * JSON. Target: Strata ≥ 0.8× the peer's req/s.
+ * Collections API benchmark (issue 11): over 100k rows, on a SQLite file (WAL) and on
+ * PostgreSQL (a fresh schema, dropped afterwards), Strata's collections API against a
+ * hand-written `Deno.serve` endpoint using the driver directly (`node:sqlite` / `npm:pg`,
+ * see _peer.ts) that answers the same JSON bytes (checked first):
+ * - list `where={views:{atLeast:N}}&order=[-views]&limit=20`: target ≥ 0.85×;
+ * - read by UUID (1,000 UUIDs in turn): ≥ 0.7×;
+ * - paginated (`page`/`perPage` with the total): ≥ 0.9×;
+ * - create (POST): ≥ 0.8×; and, without a target, create on a collection with
+ *   `events: false` (no change-log row per write, like the peer).
  *
- * Run alone: `deno run -A bench/collections/run.ts`.
+ * Run alone: `deno run -A bench/collections/run.ts` (`BENCH_DATABASES=sqlite` for one).
  *
  * @module
  */
 import {
   loadDescription,
+  luaString,
   QUICK,
   ROUNDS,
   type Server,
-  startServer,
+  startStrataAndPeer,
   wrk,
+  type WrkOptions,
 } from "../_load.ts";
-import { type BenchReport, printReport } from "../_report.ts";
+import { type BenchReport, type Comparison, printReport } from "../_report.ts";
+import { type BenchDatabase, freshDatabase, selectedKinds } from "../_db.ts";
 import { seedDatabase } from "./_seed.ts";
-import { listPath, ROWS } from "./_shape.ts";
+import { CREATE_BODY, listPath, pagePath, ROWS } from "./_shape.ts";
 
 const SERVER = new URL("./server.ts", import.meta.url);
 const CONNECTIONS = 32;
+const READ_UUIDS = 1000;
 
-/** Seeds a database, serves it both ways and measures the list request. */
-export async function collectionsBench(): Promise<BenchReport> {
-  const dir = await Deno.makeTempDir({ prefix: "strata-collections-bench-" });
-  const database = `${dir}/bench.db`;
-  const rows = QUICK ? ROWS / 10 : ROWS;
-  const path = listPath(rows);
+interface Measure {
+  readonly name: string;
+  /** The target; none for a measure that only explains another. */
+  readonly min?: number;
+  /** The URL path wrk is pointed at (a script may replace it per request). */
+  readonly path: string;
+  readonly load: WrkOptions;
+}
+
+async function answer(
+  server: Server,
+  path: string,
+  init?: RequestInit,
+): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${server.port}${path}`, init);
+  return `${response.status} ${
+    response.headers.get("content-type")
+  } ${await response
+    .text()}`;
+}
+
+/** Throws unless both servers answer `path` with the same status, type and bytes. */
+async function checkSame(
+  strata: Server,
+  peer: Server,
+  path: string,
+  normalise: (text: string) => string = (text) => text,
+  init?: () => RequestInit,
+): Promise<string> {
+  const ours = normalise(await answer(strata, path, init?.()));
+  const theirs = normalise(await answer(peer, path, init?.()));
+  if (ours !== theirs || !/^20[01] /.test(ours)) {
+    throw new Error(
+      `The servers answer ${path} differently:\nStrata: ${ours}\npeer:   ${theirs}`,
+    );
+  }
+  return ours;
+}
+
+/** A wrk script reading `paths` in turn. */
+function cyclingScript(paths: readonly string[]): string {
+  return `local paths = { ${paths.map(luaString).join(", ")} }
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+`;
+}
+
+const createScript = `wrk.method = "POST"
+wrk.body = ${luaString(CREATE_BODY)}
+wrk.headers["Content-Type"] = "application/json"
+`;
+
+async function measureOn(
+  database: BenchDatabase,
+  rows: number,
+  port: number,
+): Promise<Comparison[]> {
   const servers: Server[] = [];
   try {
     await seedDatabase(database, rows);
-    const strata = await startServer(
+    const [strata, peer] = await startStrataAndPeer(
       SERVER,
-      ["strata", "8750", database],
-      8750,
+      database.args,
+      port,
+      servers,
     );
-    servers.push(strata);
-    const peer = await startServer(SERVER, ["kysely", "8751", database], 8751);
-    servers.push(peer);
-    const url = (server: Server) => `http://127.0.0.1:${server.port}${path}`;
-    const [ours, theirs] = await Promise.all(
-      [strata, peer].map(async (server) => {
-        const response = await fetch(url(server));
-        return `${response.status} ${await response.text()}`;
-      }),
-    );
-    if (ours !== theirs || !ours.startsWith("200 [{")) {
-      throw new Error(`The servers answer differently:\n${ours}\n${theirs}`);
+    // The same bytes first: the list, the page, a read by UUID, the creates.
+    await checkSame(strata, peer, listPath(rows));
+    await checkSame(strata, peer, pagePath(rows));
+    const all = JSON.parse(
+      (await answer(
+        peer,
+        `/collections/posts?where={views:{atLeast:0}}&order=[-views]&limit=${READ_UUIDS}`,
+      )).replace(/^\S+ \S+ /, ""),
+    ) as { UUID: string }[];
+    const uuidPaths = all.map((post) => `/collections/posts/${post.UUID}`);
+    await checkSame(strata, peer, uuidPaths[0]);
+    // A create's UUID and time differ by nature.
+    const checkCreate = (path: string) =>
+      checkSame(
+        strata,
+        peer,
+        path,
+        (text) =>
+          text.replace(/"UUID":"[0-9a-f-]{36}"/, '"UUID":"…"')
+            .replace(/"_updatedAt":\d+/, '"_updatedAt":…'),
+        () => ({
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: CREATE_BODY,
+        }),
+      );
+    for (const path of ["/collections/posts", "/collections/drafts"]) {
+      const created = await checkCreate(path);
+      if (!created.startsWith("201 ")) {
+        throw new Error(`A create answered ${created}`);
+      }
     }
-    for (const server of servers) {
-      await wrk(url(server), { duration: "1s", connections: CONNECTIONS });
-    }
-    let best = { strata: 0, peer: 0 };
-    for (let round = 0; round < ROUNDS; round++) {
-      best = {
-        strata: Math.max(
-          best.strata,
-          await wrk(url(strata), { connections: CONNECTIONS }),
-        ),
-        peer: Math.max(
-          best.peer,
-          await wrk(url(peer), { connections: CONNECTIONS }),
-        ),
-      };
-    }
-    return {
-      title: "Collections API: list with where/order/limit over SQLite",
-      method:
-        `${rows} rows (SQLite file, WAL, index on views); GET ${path}; ${await loadDescription(
-          CONNECTIONS,
-        )}; same JSON bytes from both (checked first)`,
-      rows: [{
-        measure: "list req/s",
-        peer: "Deno.serve + Kysely",
-        peerValue: best.peer,
-        ours: best.strata,
+    const load = { connections: CONNECTIONS };
+    const measures: Measure[] = [
+      { name: "list", min: 0.85, path: listPath(rows), load },
+      {
+        name: `by UUID (${uuidPaths.length} in turn)`,
+        min: 0.7,
+        path: "/collections/posts",
+        load: { ...load, script: cyclingScript(uuidPaths) },
+      },
+      { name: "paginated", min: 0.9, path: pagePath(rows), load },
+      {
+        name: "create (POST)",
         min: 0.8,
-      }],
-    };
+        path: "/collections/posts",
+        load: { ...load, script: createScript },
+      },
+      {
+        // Why the row above may miss: a collection with events (the default) also writes
+        // a change-log row in each create's transaction; this one has `events: false`.
+        name: "create (POST), collection with events: false",
+        path: "/collections/drafts",
+        load: { ...load, script: createScript },
+      },
+    ];
+    const url = (server: Server, path: string) =>
+      `http://127.0.0.1:${server.port}${path}`;
+    for (const measure of measures) {
+      for (const server of servers) {
+        await wrk(url(server, measure.path), {
+          ...measure.load,
+          duration: "1s",
+        });
+      }
+    }
+    const best = measures.map(() => ({ strata: 0, peer: 0 }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, measure] of measures.entries()) {
+        // Alternate who goes first, so a noisy moment hits both alike.
+        const order = (round + i) % 2 ? [peer, strata] : [strata, peer];
+        for (const server of order) {
+          const rate = await wrk(url(server, measure.path), measure.load);
+          const key = server === strata ? "strata" : "peer";
+          best[i][key] = Math.max(best[i][key], rate);
+        }
+      }
+    }
+    const driver = database.kind === "postgres" ? "pg" : "node:sqlite";
+    return measures.map((measure, i) => ({
+      measure: `${database.label}: ${measure.name} req/s`,
+      peer: `Deno.serve + ${driver}`,
+      peerValue: best[i].peer,
+      ours: best[i].strata,
+      min: measure.min,
+    }));
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
-    await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** Seeds each database, serves it both ways and measures the four requests. */
+export async function collectionsBench(): Promise<BenchReport> {
+  const rows = QUICK ? ROWS / 10 : ROWS;
+  const results: Comparison[] = [];
+  for (const [i, kind] of selectedKinds().entries()) {
+    const database = await freshDatabase(kind, "collections");
+    try {
+      results.push(...await measureOn(database, rows, 8750 + 2 * i));
+    } finally {
+      await database.drop();
+    }
+  }
+  return {
+    title: "Collections API vs hand-written endpoints",
+    method:
+      `${rows} rows (SQLite file in WAL mode; PostgreSQL in a fresh schema, pool of 10 both sides); list GET ${
+        listPath(rows)
+      }; paginated GET ${
+        pagePath(rows)
+      }; create POST ${CREATE_BODY}; ${await loadDescription(
+        CONNECTIONS,
+      )}; same status, type and JSON bytes from both (checked first)`,
+    rows: results,
+  };
 }
 
 if (import.meta.main) printReport(await collectionsBench());

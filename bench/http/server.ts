@@ -1,6 +1,6 @@
 // One server of the HTTP benchmark: `deno run -A server.ts <strata|hono|raw> <port>`.
 // Prints "ready" once it listens.
-import { Hono } from "hono";
+import { Hono } from "npm:hono@^4.7.0";
 import { benchRoutes } from "./routes.ts";
 
 const [kind, portText] = Deno.args;

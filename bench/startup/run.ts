@@ -1,4 +1,5 @@
 // `deno run -A bench/startup/run.ts`: the startup benchmark on its own.
-import { runStartupBench } from "./mod.ts";
+import { printReport } from "../_report.ts";
+import { startupBench } from "./mod.ts";
 
-await runStartupBench();
+printReport(await startupBench());

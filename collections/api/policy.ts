@@ -289,6 +289,19 @@ const targetPolicies = new WeakMap<
 >();
 
 /**
+ * Forgets the read policies {@link targetReadPolicy} remembered for `event`, so they are
+ * evaluated afresh (an event stream re-checks its caller's grant).
+ *
+ * @example
+ * ```ts ignore
+ * forgetTargetPolicies(event);
+ * ```
+ */
+export function forgetTargetPolicies(event: StrataEvent): void {
+  targetPolicies.delete(event);
+}
+
+/**
  * The read policy of a collection reached from another one (populate, `has`, links written):
  * its own read exposure, guard, middleware and scope decide; anything refused — including a
  * middleware that answers — makes it unreadable. Evaluated once per request and collection;

@@ -12,6 +12,12 @@ export interface Principal {
   readonly signedIn: boolean;
   /** Whether the caller's capabilities cover `capability`. */
   can(capability: string): boolean;
+  /**
+   * Names the caller's capabilities: two principals with the same key may share what was
+   * decided for one of them (event streams group their subscribers by it). Without a key a
+   * principal shares with nobody.
+   */
+  readonly key?: string;
 }
 
 /** Resolves the caller of the current request; registered on `collections:principal`. */
@@ -24,4 +30,5 @@ export const PRINCIPAL_HOOK = "collections:principal";
 export const ANONYMOUS: Principal = Object.freeze({
   signedIn: false,
   can: () => false,
+  key: "anonymous",
 });

@@ -18,8 +18,16 @@ import type { Grant } from "./policy.ts";
 import { populatePaths, reachedCollections } from "./plan_walk.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
 
-/** Parses a list query twice: once to learn which collections it reaches, once under their policies. */
-async function planUnderPolicies<
+/**
+ * Parses a list query twice: once to learn which collections it reaches, once under their
+ * policies.
+ *
+ * @example
+ * ```ts ignore
+ * const plan = await planUnderPolicies(request, grant, (ctx) => parseListQuery(query, ctx));
+ * ```
+ */
+export async function planUnderPolicies<
   P extends { where?: ListPlan["where"]; populate: PopulatePlan[] },
 >(
   request: ApiRequest,
@@ -42,8 +50,15 @@ async function planUnderPolicies<
   return parse(request.wireContext(grant));
 }
 
-/** Applies a read's projection: its select (or the scope's), populate and locale. */
-function shapeRead(
+/**
+ * Applies a read's projection: its select (or the scope's), populate and locale.
+ *
+ * @example
+ * ```ts ignore
+ * const builder = shapeRead(request.query(grant), grant, plan);
+ * ```
+ */
+export function shapeRead(
   builder: QueryBuilder,
   grant: Grant,
   plan: ReadOnePlan,
@@ -57,7 +72,15 @@ function shapeRead(
   return locale ? builder.locale(locale) : builder;
 }
 
-async function finish(
+/**
+ * The last steps of a read: `_translations` narrowed to the scope, scoped selects applied.
+ *
+ * @example
+ * ```ts ignore
+ * const records = await finishRead(request, grant, found, plan.populate);
+ * ```
+ */
+export async function finishRead(
   request: ApiRequest,
   grant: Grant,
   records: DataRecord[],
@@ -68,13 +91,24 @@ async function finish(
   return records;
 }
 
-async function runList(
+/**
+ * Runs a parsed list read under `grant`: a plain array, or the paginated envelope.
+ *
+ * @example
+ * ```ts ignore
+ * const records = await runList(request, grant, plan);
+ * ```
+ */
+export async function runList(
   request: ApiRequest,
   grant: Grant,
   plan: ListPlan,
 ): Promise<DataRecord[] | Page> {
   let builder = shapeRead(request.query(grant), grant, plan);
   if (plan.where) builder = builder.where(plan.where);
+  if (plan.search) {
+    builder = builder.search(plan.search.text, { fields: plan.search.fields });
+  }
   if (plan.order.length > 0) {
     builder = builder.order(
       ...plan.order.map((key) => (key.descending ? "-" : "") + key.field),
@@ -87,23 +121,24 @@ async function runList(
     if (cap !== undefined) limit = Math.max(0, Math.min(limit, cap - offset));
     if (limit === 0) return [];
     const records = await builder.limit(limit).offset(offset).findMany();
-    return await finish(request, grant, records, plan.populate);
+    return await finishRead(request, grant, records, plan.populate);
   }
   const page = plan.page ?? 1;
   const perPage = plan.perPage ?? 20;
   if (cap === undefined) {
     const result = await builder.paginate(page, perPage);
-    await finish(request, grant, result.records, plan.populate);
+    await finishRead(request, grant, result.records, plan.populate);
     return result;
   }
-  const total = Math.min(await builder.count(), cap);
+  // The scope caps what the caller may see: counting stops there.
+  const total = await builder.count({ atMost: cap });
   const start = (page - 1) * perPage;
   const size = Math.max(0, Math.min(perPage, total - start));
   const records = size === 0
     ? []
     : await builder.limit(size).offset(start).findMany();
   return {
-    records: await finish(request, grant, records, plan.populate),
+    records: await finishRead(request, grant, records, plan.populate),
     total,
     page,
     perPage,
@@ -172,13 +207,11 @@ export async function readRecord(event: StrataEvent): Promise<unknown> {
     (ctx) => parseReadOneQuery(event.query, ctx),
   );
   const byPath = request.recordWhere();
-  const record = await shapeRead(
-    request.query(grant).where(byPath),
-    grant,
-    plan,
-  ).findFirst();
+  // By UUID: without scope or hook filters the read is one precompiled statement.
+  const record = await shapeRead(request.query(grant), grant, plan)
+    .findByUUID(byPath.UUID as string);
   if (!record) throw notFound();
-  return (await finish(request, grant, [record], plan.populate))[0];
+  return (await finishRead(request, grant, [record], plan.populate))[0];
 }
 
 /**

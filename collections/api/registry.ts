@@ -66,6 +66,7 @@ function wireCollection(resolved: ResolvedCollection): WireCollection {
       translatable: field.translatable,
       target: field.target,
       choices: field.options.choices,
+      search: field.search,
     };
   }
   return Object.freeze({ name: resolved.name, fields: Object.freeze(fields) });

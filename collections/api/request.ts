@@ -13,6 +13,7 @@ import type { WhereFilter } from "../where.ts";
 import type { WireCollection, WireContext } from "../wire/types.ts";
 import { isUuid, normalizeUuid } from "../types/_checks.ts";
 import { type ApiHost, hostOf } from "./host.ts";
+import { withUploads } from "../files/attach.ts";
 import {
   type ApiCollection,
   type ApiRegistry,
@@ -33,6 +34,8 @@ export interface DeferredBody {
   readonly input: unknown;
   /** Why it could not be read (thrown once the caller is authorised). */
   readonly error?: unknown;
+  /** Files a multipart body stored (see {@link ApiRequest.settleUploads}). */
+  readonly uploads?: ReadonlySet<string>;
 }
 
 /** A collections API request, from its route params. */
@@ -43,11 +46,12 @@ export class ApiRequest {
   readonly collection: ApiCollection | undefined;
   #targets = new Map<string, TargetPolicy>();
 
-  constructor(event: StrataEvent) {
+  /** `path`: the collection's API path, when not the route's `[collection]` param. */
+  constructor(event: StrataEvent, path: string = event.params.collection) {
     this.event = event;
     this.host = hostOf(event);
     this.registry = apiRegistry(this.host);
-    this.collection = this.registry.byPath.get(event.params.collection);
+    this.collection = this.registry.byPath.get(path);
   }
 
   /**
@@ -73,11 +77,48 @@ export class ApiRequest {
   async deferredBody(optional = false): Promise<DeferredBody> {
     const event = this.event as RequestEvent;
     event.maxBodySize = this.host.config.api.maxBodySize;
-    if (optional && event.request.body === null) return { input: undefined };
+    const files = this.host.files;
+    if (!optional && files && this.collection && isMultipart(event.request)) {
+      try {
+        const write = await files.readWrite(
+          event.request,
+          this.collection.resolved,
+          this.host.config.api.maxBodySize,
+        );
+        return {
+          input: write.input,
+          error: write.error,
+          uploads: write.uploads,
+        };
+      } catch (error) {
+        return { input: undefined, error };
+      }
+    }
     try {
+      if (optional) {
+        // Over a socket an empty POST still has a zero-length body stream: judge the bytes.
+        const bytes = await event.bufferBody();
+        if (bytes === null || bytes.byteLength === 0) {
+          return { input: undefined };
+        }
+      }
       return { input: await event.body() };
     } catch (error) {
       return { input: undefined, error };
+    }
+  }
+
+  /**
+   * Runs a write with the files its multipart body stored attachable, and deletes those it
+   * did not attach (a refused, failed or rejected write leaves no file behind).
+   */
+  async settleUploads<T>(body: DeferredBody, fn: () => Promise<T>): Promise<T> {
+    const uploads = body.uploads;
+    if (!uploads || uploads.size === 0) return await fn();
+    try {
+      return await withUploads(uploads, fn);
+    } finally {
+      await this.host.files?.discard(uploads);
     }
   }
 
@@ -111,6 +152,11 @@ export class ApiRequest {
           : await targetReadPolicy(this.host, this.event, name),
       );
     }
+  }
+
+  /** The read policies of the collections loaded by {@link ApiRequest.loadTargets}. */
+  get targets(): ReadonlyMap<string, TargetPolicy> {
+    return this.#targets;
   }
 
   /** The fields a caller may reach in `name` under `scope` for the root and loaded targets. */
@@ -147,6 +193,12 @@ export class ApiRequest {
   trustedQuery(name: string): QueryBuilder {
     return this.host.data.query(name);
   }
+}
+
+/** Whether the request's body is multipart. */
+function isMultipart(request: Request): boolean {
+  return request.headers.get("content-type")?.toLowerCase().trimStart()
+    .startsWith("multipart/") ?? false;
 }
 
 /**

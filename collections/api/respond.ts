@@ -10,7 +10,9 @@ import type { ApiRequest } from "./request.ts";
 import type { Grant, Scope } from "./policy.ts";
 import { touchesTranslatable } from "./plan_walk.ts";
 
-const SYSTEM_KEYS = new Set(["_translations", "_updatedAt"]);
+// `_translations` is part of every record of a translatable collection (SPEC.md); `_updatedAt`
+// is a field like any other here: outside the scope's `select` it leaves (rule 7).
+const SYSTEM_KEYS = new Set(["_translations"]);
 
 function stripUnscoped(
   record: DataRecord,

@@ -6,12 +6,17 @@
  * @module
  */
 import { defineHandler, type HandlerDefinition } from "../../router/handler.ts";
+import type { StrataEvent } from "../../router/event.ts";
+import { withQueryTimeout } from "../db/deadline.ts";
+import { hostOf } from "./host.ts";
 import {
   listRecords,
   listTranslations,
   queryRecords,
   readRecord,
 } from "./read_routes.ts";
+import { streamEvents, streamManyEvents } from "./events_route.ts";
+import { searchCollections } from "./search_route.ts";
 import {
   copyTranslation,
   createRecord,
@@ -25,6 +30,22 @@ import {
 const UNLIMITED = { maxBodySize: false } as const;
 
 /**
+ * An operation's handler: every statement it runs is bounded by `query.timeout`.
+ */
+function operation(
+  handler: (event: StrataEvent) => Promise<unknown>,
+): HandlerDefinition {
+  return defineHandler(
+    (event) =>
+      withQueryTimeout(
+        hostOf(event).config.query.timeout,
+        () => handler(event),
+      ),
+    UNLIMITED,
+  );
+}
+
+/**
  * The collections API routes keyed by their file path under the api folder.
  *
  * @example
@@ -35,40 +56,22 @@ const UNLIMITED = { maxBodySize: false } as const;
  */
 export const collectionsApiRoutes: Readonly<Record<string, HandlerDefinition>> =
   Object.freeze({
-    "collections/[collection]/index.get.ts": defineHandler(
-      listRecords,
-      UNLIMITED,
-    ),
-    "collections/[collection]/query.post.ts": defineHandler(
-      queryRecords,
-      UNLIMITED,
-    ),
-    "collections/[collection]/index.post.ts": defineHandler(
-      createRecord,
-      UNLIMITED,
-    ),
-    "collections/[collection]/[uuid].get.ts": defineHandler(
-      readRecord,
-      UNLIMITED,
-    ),
-    "collections/[collection]/[uuid].patch.ts": defineHandler(
-      updateRecord,
-      UNLIMITED,
-    ),
-    "collections/[collection]/[uuid].delete.ts": defineHandler(
-      deleteRecord,
-      UNLIMITED,
-    ),
-    "collections/[collection]/[uuid]/translations.get.ts": defineHandler(
+    "collections/[collection]/index.get.ts": operation(listRecords),
+    "collections/[collection]/events.get.ts": operation(streamEvents),
+    "events.get.ts": operation(streamManyEvents),
+    "search.get.ts": operation(searchCollections),
+    "collections/[collection]/query.post.ts": operation(queryRecords),
+    "collections/[collection]/index.post.ts": operation(createRecord),
+    "collections/[collection]/[uuid].get.ts": operation(readRecord),
+    "collections/[collection]/[uuid].patch.ts": operation(updateRecord),
+    "collections/[collection]/[uuid].delete.ts": operation(deleteRecord),
+    "collections/[collection]/[uuid]/translations.get.ts": operation(
       listTranslations,
-      UNLIMITED,
     ),
-    "collections/[collection]/[uuid]/translations.delete.ts": defineHandler(
+    "collections/[collection]/[uuid]/translations.delete.ts": operation(
       deleteTranslation,
-      UNLIMITED,
     ),
-    "collections/[collection]/[uuid]/translations/copy.post.ts": defineHandler(
+    "collections/[collection]/[uuid]/translations/copy.post.ts": operation(
       copyTranslation,
-      UNLIMITED,
     ),
   });

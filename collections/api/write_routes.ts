@@ -6,19 +6,19 @@
  */
 import { notFound, unprocessableContent } from "../../router/errors.ts";
 import type { StrataEvent } from "../../router/event.ts";
-import type { DataRecord } from "../results.ts";
+import { type DataRecord, errorCodes } from "../results.ts";
 import {
   assertNoParams,
   parseLocaleParam,
   parseWriteParams,
 } from "../wire/parse.ts";
 import { wireError } from "../wire/errors.ts";
-import { ApiRequest, bodyObject } from "./request.ts";
+import { ApiRequest, bodyObject, type DeferredBody } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
 
 function refused(errors: Record<string, string>): never {
-  throw unprocessableContent(undefined, { errors });
+  throw unprocessableContent(undefined, { errors, codes: errorCodes(errors) });
 }
 
 /** Loads the read policies of the collections an input links to (writing a link needs reading its target). */
@@ -57,6 +57,14 @@ async function answerRecord(
 export async function createRecord(event: StrataEvent): Promise<unknown> {
   const request = new ApiRequest(event);
   const body = await request.deferredBody();
+  return await request.settleUploads(body, () => create(request, body));
+}
+
+async function create(
+  request: ApiRequest,
+  body: DeferredBody,
+): Promise<unknown> {
+  const event = request.event;
   const grant = await request.authorize("create", body.input);
   if ("answer" in grant) return grant.answer;
   const params = parseWriteParams(event.query, request.wireContext(grant));
@@ -81,6 +89,14 @@ export async function createRecord(event: StrataEvent): Promise<unknown> {
 export async function updateRecord(event: StrataEvent): Promise<unknown> {
   const request = new ApiRequest(event);
   const body = await request.deferredBody();
+  return await request.settleUploads(body, () => update(request, body));
+}
+
+async function update(
+  request: ApiRequest,
+  body: DeferredBody,
+): Promise<unknown> {
+  const event = request.event;
   const grant = await request.authorize("update", body.input);
   if ("answer" in grant) return grant.answer;
   const params = parseWriteParams(event.query, request.wireContext(grant));

@@ -7,6 +7,8 @@
  */
 
 import { HTTPError } from "../../router/errors.ts";
+import { queryTimeoutError } from "./deadline.ts";
+import { DeadlineExceeded } from "./sqlite_functions.ts";
 
 /** PostgreSQL SQLSTATEs that mean "try again shortly". */
 const PG_BUSY_CODES = new Set([
@@ -34,6 +36,22 @@ export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && PG_BUSY_CODES.has(code)) return true;
   return code === "ERR_SQLITE_ERROR" && SQLITE_BUSY_MESSAGE.test(error.message);
+}
+
+/**
+ * Whether `error` (or the cause of a mapped 503) is a PostgreSQL deadlock (`40P01`): the
+ * database rolled the transaction back, so it may be run again from the start.
+ *
+ * @example
+ * ```ts
+ * import { busyError, isDeadlockError } from "./busy.ts";
+ * isDeadlockError(busyError(Object.assign(new Error("x"), { code: "40P01" }))); // true
+ * ```
+ */
+export function isDeadlockError(error: unknown): boolean {
+  const cause = error instanceof HTTPError ? error.cause : error;
+  return cause instanceof Error &&
+    (cause as { code?: unknown }).code === "40P01";
 }
 
 /**
@@ -99,8 +117,8 @@ export function isUnavailableError(error: unknown): boolean {
 }
 
 /**
- * Returns the 503 {@link HTTPError} for a busy or unreachable database, and any other error
- * unchanged.
+ * Returns the 503 {@link HTTPError} for a busy or unreachable database or a statement stopped
+ * at its deadline (`data.code` `queryTimeout`), and any other error unchanged.
  *
  * @example
  * ```ts
@@ -113,9 +131,16 @@ export function isUnavailableError(error: unknown): boolean {
  * ```
  */
 export function mapBusyError(error: unknown): unknown {
-  return isBusyError(error) || isUnavailableError(error)
-    ? busyError(error)
-    : error;
+  if (isBusyError(error) || isUnavailableError(error)) return busyError(error);
+  if (isTimeoutError(error)) return queryTimeoutError(error);
+  return error;
+}
+
+/** PostgreSQL's query_canceled: `statement_timeout` (or a cancel request) stopped it. */
+function isTimeoutError(error: unknown): boolean {
+  return error instanceof DeadlineExceeded ||
+    (error instanceof Error &&
+      (error as { code?: unknown }).code === "57014");
 }
 
 /**

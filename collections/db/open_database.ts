@@ -10,6 +10,8 @@ import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Kysely } from "kysely";
 import { NodeSqliteDialect } from "./sqlite_dialect.ts";
+import { registerSqliteFunctions } from "./sqlite_functions.ts";
+import { SqliteReaders } from "./sqlite_readers.ts";
 
 /** The SQL dialects Strata speaks. */
 export type SqlDialect = "sqlite" | "postgres";
@@ -97,7 +99,7 @@ export async function openDatabase(
       sqlite.exec("pragma synchronous = normal");
     }
     sqlite.exec("pragma foreign_keys = on");
-    registerFunctions(sqlite);
+    registerSqliteFunctions(sqlite);
     // From here on the dialect waits for other connections' write locks asynchronously; a
     // synchronous busy_timeout would block the whole process, and with two connections in
     // one process the holder could never get to release the lock.
@@ -108,22 +110,11 @@ export async function openDatabase(
   }
   const dialect = new NodeSqliteDialect({
     database: sqlite,
+    // Reader threads need a file to open; an in-memory database is this connection alone.
+    readers: memory ? undefined : new SqliteReaders({ path }),
     holdsConnection: options.holdsConnection,
     statementCacheSize: options.statementCacheSize,
     busyTimeout,
   });
   return { db: new Kysely({ dialect }), dialect: "sqlite", sqlite };
-}
-
-/**
- * SQLite's own `lower()` folds ASCII only; PostgreSQL folds all of Unicode. Overriding it
- * makes case-insensitive operators (`contains`, `like`, …) agree on both databases.
- */
-function registerFunctions(sqlite: DatabaseSync): void {
-  sqlite.function(
-    "lower",
-    { deterministic: true },
-    (value: unknown) =>
-      typeof value === "string" ? value.toLowerCase() : value as null,
-  );
 }

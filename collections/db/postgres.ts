@@ -13,6 +13,7 @@ import {
   type PostgresPoolClient,
 } from "kysely";
 import { bootError, mapBusyError } from "./busy.ts";
+import { currentQueryTimeout } from "./deadline.ts";
 
 /** Options of {@link createPostgresDialect}. */
 export interface PostgresOptions {
@@ -148,11 +149,32 @@ export async function createPostgresDialect(
       } catch (error) {
         throw mapBusyError(error);
       }
+      await applyStatementTimeout(client);
       return wrapClient(client);
     },
     end: () => pool.end(),
   };
   return { dialect: new PostgresDialect({ pool: wrapped }) };
+}
+
+/** The `statement_timeout` each pooled connection has (0, the server's default, if absent). */
+const statementTimeouts = new WeakMap<PgClient, number>();
+
+/**
+ * Gives a connection the statement limit in force where it is taken (see deadline.ts),
+ * before any transaction starts on it: a `SET` inside one would be undone by its rollback.
+ * Most connections keep the limit of the last request, so most checkouts send nothing.
+ */
+async function applyStatementTimeout(client: PgClient): Promise<void> {
+  const wanted = currentQueryTimeout();
+  if ((statementTimeouts.get(client) ?? 0) === wanted) return;
+  try {
+    await client.query(`set statement_timeout = ${wanted}`);
+  } catch (error) {
+    client.release(error);
+    throw mapBusyError(error);
+  }
+  statementTimeouts.set(client, wanted);
 }
 
 const wrappers = new WeakMap<PgClient, PostgresPoolClient>();

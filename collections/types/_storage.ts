@@ -31,6 +31,8 @@ export const FIELD_KINDS: readonly FieldKind[] = Object.freeze([
   "multiSelect",
   "record",
   "records",
+  "file",
+  "files",
 ]);
 
 const text = (): string => "text";
@@ -46,6 +48,15 @@ function safeInteger(value: unknown): unknown {
   }
   return value;
 }
+
+/** A list stored as JSON (`jsonb` on PostgreSQL). */
+const jsonList: KindStorage = {
+  columnType: (dialect) => dialect === "postgres" ? "jsonb" : "text",
+  toDb: (value) =>
+    value === null || value === undefined ? null : JSON.stringify(value),
+  fromDb: (value) =>
+    typeof value === "string" ? JSON.parse(value) : value ?? null,
+};
 
 /** Storage of every kind. */
 export const KIND_STORAGE: Readonly<Record<FieldKind, KindStorage>> = Object
@@ -69,13 +80,9 @@ export const KIND_STORAGE: Readonly<Record<FieldKind, KindStorage>> = Object
     dateTime: { columnType: bigint, fromDb: safeInteger },
     time: { columnType: text },
     select: { columnType: text },
-    multiSelect: {
-      columnType: (dialect) => dialect === "postgres" ? "jsonb" : "text",
-      toDb: (value) =>
-        value === null || value === undefined ? null : JSON.stringify(value),
-      fromDb: (value) =>
-        typeof value === "string" ? JSON.parse(value) : value ?? null,
-    },
+    multiSelect: jsonList,
     record: { columnType: text },
     records: { columnType: () => null },
+    file: { columnType: text },
+    files: jsonList,
   });

@@ -9,6 +9,7 @@
 
 import type { FieldKind } from "../where.ts";
 import type { WireCollection, WireContext, WireField } from "./types.ts";
+import { FILE_WIRE_COLLECTION } from "../files/table.ts";
 
 /** The implicit primary key every collection has. */
 export const UUID_FIELD = "UUID";
@@ -79,6 +80,9 @@ export class FieldResolver {
 
   /** The collection a relation field points at, if it is known. */
   target(field: ResolvedField): WireCollection | undefined {
+    if (field.kind === "file" || field.kind === "files") {
+      return FILE_WIRE_COLLECTION;
+    }
     if (field.target === undefined) return undefined;
     return this.#ctx.collectionByName(field.target);
   }

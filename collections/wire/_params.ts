@@ -13,7 +13,8 @@ import { parseRelaxedLiteral } from "./literal.ts";
  * Returns the given params of `allowed`, parsed, keyed by name. An unknown
  * name is `unknownParam`, a repeated URL param `invalidShape`; unknown and
  * repeated names are all refused before any value is parsed. A body key whose
- * value is `undefined` counts as absent.
+ * value is `undefined` counts as absent. URL params named in `raw` keep their
+ * text as it is (no relaxed literal syntax).
  *
  * @example
  * ```ts
@@ -25,21 +26,26 @@ import { parseRelaxedLiteral } from "./literal.ts";
 export function readParams(
   input: URLSearchParams | Record<string, unknown>,
   allowed: readonly string[],
+  raw: readonly string[] = [],
 ): Map<string, unknown> {
   const known = new Set(allowed);
   const values = new Map<string, unknown>();
   if (input instanceof URLSearchParams) {
-    const raw = new Map<string, string>();
+    const given = new Map<string, string>();
     for (const [name, value] of input) {
       if (!known.has(name)) throw wireError("unknownParam", name);
-      if (raw.has(name)) {
+      if (given.has(name)) {
         throw wireError("invalidShape", name, "Parameter given more than once");
       }
-      raw.set(name, value);
+      given.set(name, value);
     }
     for (const name of allowed) {
-      const text = raw.get(name);
-      if (text !== undefined) values.set(name, parseRelaxedLiteral(text, name));
+      const text = given.get(name);
+      if (text === undefined) continue;
+      values.set(
+        name,
+        raw.includes(name) ? text : parseRelaxedLiteral(text, name),
+      );
     }
     return values;
   }

@@ -6,6 +6,7 @@
  */
 
 import { wireError } from "./errors.ts";
+import { RELEVANCE } from "./_search.ts";
 import type { FieldResolver } from "./_fields.ts";
 import type {
   OrderKey,
@@ -31,7 +32,11 @@ function nameAt(value: unknown, path: string): string {
 /**
  * Validates `select`: a non-empty list of reachable fields. A field named
  * twice is kept once, at its first position (there is no error code for it,
- * and selecting a field twice asks for nothing different).
+ * and selecting a field twice asks for nothing different). A dotted path
+ * (`author.name`, `comments.author.email`) narrows a record the same query
+ * populates: each step before the last is a relation in `populate`, the last a
+ * field reachable in the collection it leads to; anything else is
+ * `invalidField` at that entry.
  *
  * @example
  * ```ts
@@ -63,6 +68,7 @@ export function parseSelect(
   collection: WireCollection,
   resolver: FieldResolver,
   guards: QueryGuards,
+  populate: readonly PopulatePlan[] = [],
 ): string[] {
   const list = asList(value, "select");
   if (list.length === 0) throw wireError("emptySelect", "select");
@@ -73,7 +79,7 @@ export function parseSelect(
   list.forEach((item, i) => {
     const at = `select[${i}]`;
     const name = nameAt(item, at);
-    if (resolver.resolve(collection, name) === undefined) {
+    if (!selectsReachable(name, collection, resolver, populate)) {
       throw wireError("invalidField", at);
     }
     seen.add(name);
@@ -81,9 +87,31 @@ export function parseSelect(
   return [...seen];
 }
 
+/** Whether a select entry (a field, or a dotted path into populated records) is reachable. */
+function selectsReachable(
+  entry: string,
+  collection: WireCollection,
+  resolver: FieldResolver,
+  populate: readonly PopulatePlan[],
+): boolean {
+  const steps = entry.split(".");
+  let current = collection;
+  let level = populate;
+  for (let i = 0; i < steps.length - 1; i++) {
+    const node = level.find((plan) => plan.field === steps[i]);
+    const field = node && resolver.resolve(current, steps[i]);
+    const target = field && resolver.target(field);
+    if (!node || !target) return false;
+    current = target;
+    level = node.populate;
+  }
+  return resolver.resolve(current, steps[steps.length - 1]) !== undefined;
+}
+
 /**
  * Validates `order`: `field` or `-field` over reachable fields that have an
- * order (not `multiSelect` or `records`), each field at most once.
+ * order (not `multiSelect` or `records`), each field at most once; `_relevance`
+ * only when `searching`.
  *
  * @example
  * ```ts
@@ -115,6 +143,7 @@ export function parseOrder(
   collection: WireCollection,
   resolver: FieldResolver,
   guards: QueryGuards,
+  searching = false,
 ): OrderKey[] {
   const list = asList(value, "order");
   if (list.length > guards.maxOrder) {
@@ -126,10 +155,13 @@ export function parseOrder(
     const key = nameAt(item, at);
     const descending = key.startsWith("-");
     const name = descending ? key.slice(1) : key;
-    const field = resolver.resolve(collection, name);
+    const field = name === RELEVANCE
+      ? (searching ? { kind: "number" } : undefined)
+      : resolver.resolve(collection, name);
     if (
       field === undefined || field.kind === "multiSelect" ||
-      field.kind === "records"
+      field.kind === "records" || field.kind === "file" ||
+      field.kind === "files"
     ) {
       throw wireError("invalidField", at);
     }

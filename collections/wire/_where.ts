@@ -25,6 +25,7 @@ import {
   type ResolvedField,
 } from "./_fields.ts";
 import { checkScalar } from "./_values.ts";
+import { utf8Length } from "../_utf8.ts";
 import type { QueryGuards, WireCollection } from "./types.ts";
 
 /** Nesting of `or`, `not` and `has` a filter may reach (as the literal syntax). */
@@ -55,6 +56,8 @@ class WhereParser {
   readonly #resolver: FieldResolver;
   readonly #guards: QueryGuards;
   #conditions = 0;
+  #patterns = 0;
+  #patternBytes = 0;
 
   constructor(resolver: FieldResolver, guards: QueryGuards) {
     this.#resolver = resolver;
@@ -179,7 +182,23 @@ class WhereParser {
     const pattern = PATTERN_OPERATORS.has(op);
     // Pattern operators only ever compare text, whatever else the kind holds.
     const kind = pattern ? "text" : field.kind;
-    return checkScalar(kind, value, path, this.#guards, pattern);
+    const checked = checkScalar(kind, value, path, this.#guards, pattern);
+    if (pattern) this.#countPattern(path, checked as string);
+    return checked;
+  }
+
+  /**
+   * Pattern matching is the costliest per row: one query's patterns are bounded in count
+   * and in total bytes, beside each one's own `maxPatternBytes`.
+   */
+  #countPattern(path: string, value: string): void {
+    if (++this.#patterns > this.#guards.maxPatterns) {
+      throw wireError("tooManyPatterns", path);
+    }
+    this.#patternBytes += utf8Length(value);
+    if (this.#patternBytes > this.#guards.maxPatternBytesTotal) {
+      throw wireError("patternsTooLarge", path);
+    }
   }
 
   #count(path: string, n: number): void {

@@ -31,6 +31,9 @@ export const WIRE_ERROR_CODES = [
   "tooManyPopulate",
   "populateTooDeep",
   "valueTooLarge",
+  "tooManyPatterns",
+  "patternsTooLarge",
+  "searchNotAvailable",
 ] as const;
 
 /** One stable error code of the wire query grammar. */
@@ -61,6 +64,9 @@ const DEFAULT_MESSAGES: Readonly<Record<WireErrorCode, string>> = {
   tooManyPopulate: "Too many populated relations",
   populateTooDeep: "Populate nested too deeply",
   valueTooLarge: "Value too large",
+  tooManyPatterns: "Too many pattern conditions",
+  patternsTooLarge: "Pattern conditions too large in total",
+  searchNotAvailable: "This collection has no searchable field",
 };
 
 /**

@@ -4,7 +4,7 @@
  * throws a 400 `wireError` with a stable `code` and a `path`.
  *
  * Checks run in a fixed order: param names (unknown, repeated), every value's
- * syntax, then `where`, `select`, `order`, `populate`, the window
+ * syntax, then `where`, `search`, `select`, `order`, `populate`, the window
  * (`limit`/`offset`/`page`/`perPage`) and `locale`; the first failure answers.
  *
  * @module
@@ -17,6 +17,7 @@ import { readParams } from "./_params.ts";
 import { parseOrder, parsePopulate, parseSelect } from "./_projection.ts";
 import { parseWhere } from "./_where.ts";
 import { parseWindow } from "./_window.ts";
+import { parseSearchParam } from "./_search.ts";
 import type {
   ListPlan,
   ReadOnePlan,
@@ -32,6 +33,7 @@ export type {
   PopulatePlan,
   QueryGuards,
   ReadOnePlan,
+  SearchPlan,
   WireCollection,
   WireContext,
   WireField,
@@ -48,7 +50,11 @@ const LIST_PARAMS = [
   "page",
   "perPage",
   "locale",
+  "search",
 ] as const;
+
+/** Params whose URL value is raw text, not a relaxed literal. */
+const RAW_PARAMS = ["search"] as const;
 
 const READ_ONE_PARAMS = ["select", "populate", "locale"] as const;
 
@@ -91,7 +97,7 @@ export function parseListQuery(
   input: URLSearchParams | Record<string, unknown>,
   ctx: WireContext,
 ): ListPlan {
-  const values = readParams(input, LIST_PARAMS);
+  const values = readParams(input, LIST_PARAMS, RAW_PARAMS);
   const resolver = new FieldResolver(ctx);
   const { collection, guards } = ctx;
   const plan: ListPlan = {
@@ -102,19 +108,34 @@ export function parseListQuery(
   if (values.has("where")) {
     plan.where = parseWhere(values.get("where"), collection, resolver, guards);
   }
+  if (values.has("search")) {
+    plan.search = parseSearchParam(
+      values.get("search"),
+      collection,
+      resolver,
+      guards,
+    );
+  }
+  if (values.has("populate")) {
+    plan.populate = parsePopulate(values.get("populate"), ctx, resolver);
+  }
   if (values.has("select")) {
     plan.select = parseSelect(
       values.get("select"),
       collection,
       resolver,
       guards,
+      plan.populate,
     );
   }
   if (values.has("order")) {
-    plan.order = parseOrder(values.get("order"), collection, resolver, guards);
-  }
-  if (values.has("populate")) {
-    plan.populate = parsePopulate(values.get("populate"), ctx, resolver);
+    plan.order = parseOrder(
+      values.get("order"),
+      collection,
+      resolver,
+      guards,
+      plan.search !== undefined,
+    );
   }
   Object.assign(
     plan,
@@ -155,16 +176,17 @@ export function parseReadOneQuery(
   const values = readParams(input, READ_ONE_PARAMS);
   const resolver = new FieldResolver(ctx);
   const plan: ReadOnePlan = { populate: [] };
+  if (values.has("populate")) {
+    plan.populate = parsePopulate(values.get("populate"), ctx, resolver);
+  }
   if (values.has("select")) {
     plan.select = parseSelect(
       values.get("select"),
       ctx.collection,
       resolver,
       ctx.guards,
+      plan.populate,
     );
-  }
-  if (values.has("populate")) {
-    plan.populate = parsePopulate(values.get("populate"), ctx, resolver);
   }
   if (values.has("locale")) {
     plan.locale = checkLocale(values.get("locale"), ctx, "locale");

@@ -21,6 +21,8 @@ export interface WireField {
   target?: string;
   /** `select`/`multiSelect`: the allowed values (informational). */
   choices?: readonly string[];
+  /** Whether `search=` matches the field (a text field with `search: true`). */
+  search?: boolean;
 }
 
 /** What the wire grammar needs to know about one collection. */
@@ -51,6 +53,12 @@ export interface QueryGuards {
   maxValueBytes: number;
   /** UTF-8 bytes of a `like` / `contains` / `startsWith` / `endsWith` value. */
   maxPatternBytes: number;
+  /** `like` / `contains` / `startsWith` / `endsWith` conditions in one `where`. */
+  maxPatterns: number;
+  /** UTF-8 bytes of all pattern values of one `where` together. */
+  maxPatternBytesTotal: number;
+  /** UTF-8 bytes of a `search` text. */
+  maxSearchBytes: number;
   /** Rows of an unpaginated list; a larger `limit` is lowered to it. */
   maxLimit: number;
   /** Rows of one page; a larger `perPage` is lowered to it. */
@@ -76,6 +84,9 @@ export const DEFAULT_QUERY_GUARDS: Readonly<QueryGuards> = Object.freeze({
   maxPopulateDepth: 2,
   maxValueBytes: 4096,
   maxPatternBytes: 512,
+  maxPatterns: 8,
+  maxPatternBytesTotal: 1024,
+  maxSearchBytes: 256,
   maxLimit: 2000,
   maxPerPage: 500,
 });
@@ -114,8 +125,18 @@ export interface OrderKey {
   descending: boolean;
 }
 
+/** A validated `search` of a list read. */
+export interface SearchPlan {
+  /** The text as given (the data layer parses its syntax). */
+  text: string;
+  /** The searchable fields the caller may read: the ones matched and ranked. */
+  fields: string[];
+}
+
 /** A validated list read. */
 export interface ListPlan {
+  /** A full-text search (ordered by relevance unless `order` says otherwise). */
+  search?: SearchPlan;
   /** The normalised filter, keyed to the collection's fields. */
   where?: WhereFilter;
   /** Fields to return, duplicates removed; absent means all reachable. */

@@ -6,9 +6,10 @@
  */
 
 /**
- * The HTML shell with three placeholders the server fills in:
- * `{{base}}` (the `api.basePath`), `{{stylesHref}}` and `{{scriptSrc}}`
- * (asset URLs). It holds no inline script or style, so a strict
+ * The HTML shell with four placeholders the server fills in:
+ * `{{base}}` (the `api.basePath`), `{{stylesHref}}`, `{{scriptSrc}}` and
+ * `{{clientSrc}}` (asset URLs; the app script imports the client from the
+ * last). It holds no inline script or style, so a strict
  * content-security-policy applies.
  */
 export const indexHtml: string = `<!doctype html>
@@ -19,9 +20,11 @@ export const indexHtml: string = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="same-origin">
 <meta name="strata-base" content="{{base}}">
+<meta name="strata-client" content="{{clientSrc}}">
 <title>Strata</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="{{stylesHref}}">
+<link rel="modulepreload" href="{{clientSrc}}">
 <script type="module" src="{{scriptSrc}}"></script>
 </head>
 <body>

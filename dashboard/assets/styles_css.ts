@@ -444,6 +444,39 @@ select[aria-invalid="true"] {
   border: 1px solid var(--danger);
 }
 
+.alert-success {
+  color: var(--ok);
+  border: 1px solid var(--ok);
+}
+
+/* Account pages: links under a form, recovery codes, API tokens */
+
+.links {
+  margin: 1rem 0 0;
+}
+
+.recovery-codes {
+  columns: 2;
+  padding-left: 1.25rem;
+}
+
+.token-list {
+  padding-left: 1.25rem;
+}
+
+.token-list li {
+  margin: 0 0 0.5rem;
+}
+
+[data-testid="totp-qr"] {
+  display: block;
+  margin: 0.5rem 0 1rem;
+}
+
+.card + .card {
+  margin-top: 1rem;
+}
+
 /* Buttons */
 
 .button {
@@ -626,11 +659,6 @@ select[aria-invalid="true"] {
   font-variant-numeric: tabular-nums;
 }
 
-.records .cell-record,
-.records .cell-records {
-  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-  font-size: 0.8125rem;
-}
 
 .sort {
   display: inline-flex;
@@ -811,5 +839,439 @@ select[aria-invalid="true"] {
   .saved {
     width: 100%;
   }
+}
+
+/* Chips: picked relations and active filters. */
+.chips {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.375rem;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+}
+
+.chips[hidden] {
+  display: none;
+}
+
+.chip {
+  display: inline-flex;
+  align-items: center;
+  gap: 0.25rem;
+  max-width: 100%;
+  padding: 0.125rem 0.25rem 0.125rem 0.625rem;
+  color: var(--text);
+  background: var(--surface-2);
+  border: 1px solid var(--border);
+  border-radius: 999px;
+  font-size: 0.875rem;
+}
+
+.chip-name {
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+}
+
+.chip-button {
+  min-width: 1.75rem;
+  min-height: 1.75rem;
+  padding: 0 0.375rem;
+  color: var(--text);
+  background: transparent;
+  border: 0;
+  border-radius: 999px;
+  cursor: pointer;
+  font: inherit;
+}
+
+.chip-button:hover {
+  background: var(--border);
+}
+
+/* multiSelect: chosen values as chips, a dropdown and Add for the others. */
+.choice-chips {
+  display: flex;
+  flex-direction: column;
+  gap: 0.375rem;
+}
+
+.choice-add {
+  display: flex;
+  gap: 0.5rem;
+  align-items: center;
+}
+
+.choice-add select {
+  flex: 1;
+  min-width: 0;
+}
+
+/* Relation pickers: a combobox with its listbox below. */
+.picker {
+  position: relative;
+  display: flex;
+  flex-direction: column;
+  gap: 0.375rem;
+}
+
+.picker-list {
+  position: absolute;
+  z-index: 20;
+  top: 100%;
+  left: 0;
+  right: 0;
+  max-height: 16rem;
+  margin: 0.25rem 0 0;
+  padding: 0.25rem;
+  overflow-y: auto;
+  list-style: none;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  box-shadow: 0 8px 24px rgb(16 24 40 / 0.16);
+}
+
+.picker-list[hidden] {
+  display: none;
+}
+
+.picker-option,
+.picker-empty {
+  padding: 0.5rem 0.625rem;
+  border-radius: calc(var(--radius) - 2px);
+}
+
+.picker-option {
+  cursor: pointer;
+}
+
+.picker-option:hover,
+.picker-option[aria-selected="true"] {
+  color: var(--accent-text);
+  background: var(--accent);
+}
+
+.picker-create {
+  font-weight: 600;
+}
+
+.picker-empty {
+  color: var(--muted);
+}
+
+/* A boolean shown as a switch. */
+input.switch {
+  appearance: none;
+  position: relative;
+  width: 2.5rem;
+  height: 1.5rem;
+  margin: 0;
+  background: var(--border);
+  border: 0;
+  border-radius: 999px;
+  cursor: pointer;
+  transition: background 0.15s;
+}
+
+input.switch::after {
+  content: "";
+  position: absolute;
+  top: 0.1875rem;
+  left: 0.1875rem;
+  width: 1.125rem;
+  height: 1.125rem;
+  background: var(--surface);
+  border-radius: 50%;
+  transition: transform 0.15s;
+}
+
+input.switch:checked {
+  background: var(--accent);
+}
+
+input.switch:checked::after {
+  transform: translateX(1rem);
+}
+
+textarea {
+  width: 100%;
+  min-height: 6rem;
+  padding: 0.5rem 0.625rem;
+  color: var(--text);
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  font: inherit;
+  resize: vertical;
+}
+
+/* Filters and the column chooser. */
+.filters {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.5rem 0.75rem;
+  margin-bottom: 1rem;
+}
+
+.add-filter,
+.columns-chooser {
+  position: relative;
+}
+
+.add-filter > summary,
+.columns-chooser > summary {
+  list-style: none;
+}
+
+.add-filter > summary::-webkit-details-marker,
+.columns-chooser > summary::-webkit-details-marker {
+  display: none;
+}
+
+.filter-builder {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: end;
+  gap: 0.5rem 0.75rem;
+  margin-top: 0.5rem;
+  padding: 0.75rem;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+}
+
+.filter-part,
+.filter-value {
+  display: flex;
+  flex-direction: column;
+  gap: 0.25rem;
+  min-width: 10rem;
+}
+
+.choices {
+  position: absolute;
+  z-index: 10;
+  right: 0;
+  min-width: 12rem;
+  margin: 0.25rem 0 0;
+  padding: 0.5rem 0.75rem;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  box-shadow: var(--shadow);
+}
+
+.choice {
+  display: flex;
+  align-items: center;
+  gap: 0.5rem;
+  padding: 0.25rem 0;
+}
+
+/* Empty collections and empty results. */
+.empty-state {
+  display: flex;
+  flex-direction: column;
+  align-items: flex-start;
+  gap: 0.75rem;
+  padding: 2rem 1.5rem;
+  color: var(--muted);
+  background: var(--surface);
+  border: 1px dashed var(--border);
+  border-radius: calc(var(--radius) * 1.5);
+}
+
+.empty-state p {
+  margin: 0;
+  font-size: 1.0625rem;
+}
+
+/* Toasts after create, save and delete. */
+.toasts {
+  position: fixed;
+  z-index: 50;
+  right: 1rem;
+  bottom: 1rem;
+  display: flex;
+  flex-direction: column;
+  gap: 0.5rem;
+  max-width: min(24rem, calc(100vw - 2rem));
+}
+
+.toast {
+  display: flex;
+  align-items: center;
+  gap: 0.5rem;
+  padding: 0.625rem 0.5rem 0.625rem 0.875rem;
+  color: var(--text);
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-left: 4px solid var(--ok);
+  border-radius: var(--radius);
+  box-shadow: 0 8px 24px rgb(16 24 40 / 0.16);
+}
+
+.toast-error {
+  border-left-color: var(--danger);
+}
+
+.toast > span {
+  flex: 1 1 auto;
+}
+
+/* Narrow screens: each record is a card with its fields labelled and its actions visible. */
+@media (max-width: 640px) {
+  .table-wrap {
+    overflow: visible;
+    background: transparent;
+    border: 0;
+    box-shadow: none;
+  }
+
+  .records,
+  .records tbody,
+  .records tr,
+  .records td {
+    display: block;
+    width: 100%;
+  }
+
+  .records thead {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+
+  .records tr {
+    margin-bottom: 0.75rem;
+    padding: 0.5rem 0.75rem;
+    background: var(--surface);
+    border: 1px solid var(--border);
+    border-radius: calc(var(--radius) * 1.5);
+    box-shadow: var(--shadow);
+  }
+
+  .records td,
+  .records tbody tr:last-child td {
+    display: flex;
+    gap: 0.75rem;
+    justify-content: space-between;
+    max-width: none;
+    padding: 0.375rem 0;
+    border-bottom: 1px solid var(--border);
+    white-space: normal;
+    text-align: right;
+  }
+
+  .records td:last-child {
+    border-bottom: 0;
+  }
+
+  .records td[data-label]::before {
+    content: attr(data-label);
+    color: var(--muted);
+    font-weight: 600;
+    text-align: left;
+  }
+
+  .records tbody td.row-actions {
+    justify-content: flex-end;
+    padding-top: 0.5rem;
+  }
+
+  .choices {
+    left: 0;
+    right: auto;
+  }
+}
+
+/* A record's page. */
+.back {
+  display: inline-block;
+  margin-bottom: 0.5rem;
+}
+
+.record-id {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.5rem;
+  margin-bottom: 1rem;
+  color: var(--muted);
+}
+
+.record-id code {
+  padding: 0.125rem 0.375rem;
+  color: var(--text);
+  background: var(--surface-2);
+  border-radius: 4px;
+  overflow-wrap: anywhere;
+}
+
+.record-card {
+  max-width: 48rem;
+}
+
+.default-value {
+  padding-left: 0.5rem;
+  border-left: 3px solid var(--border);
+}
+
+/* File fields: a drop zone with the files, their thumbnails and upload progress. */
+.dropzone {
+  display: flex;
+  flex-direction: column;
+  min-width: 0;
+  gap: 0.5rem;
+  padding: 0.75rem;
+  border: 2px dashed var(--border);
+  border-radius: var(--radius);
+}
+
+.dropzone.dragging {
+  border-color: var(--accent);
+  background: var(--surface-2);
+}
+
+.file-list {
+  display: flex;
+  flex-direction: column;
+  gap: 0.375rem;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+}
+
+.file-list[hidden] {
+  display: none;
+}
+
+.file {
+  display: flex;
+  align-items: center;
+  gap: 0.5rem;
+  min-width: 0;
+}
+
+.file progress {
+  flex: 1 1 auto;
+}
+
+.file-input {
+  max-width: 100%;
+}
+
+.thumb {
+  width: 2.5rem;
+  height: 2.5rem;
+  object-fit: cover;
+  border-radius: 4px;
+  border: 1px solid var(--border);
 }
 `;

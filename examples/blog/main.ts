@@ -4,6 +4,8 @@
 import { createApp } from "@strata/strata";
 import { formatRoutes } from "@strata/strata/cli";
 import { DEMO_PASSWORD, seedBlog } from "./seed.ts";
+// The registry `strata types` writes: query("Posts") and friends are typed by it.
+import type {} from "./strata.gen.ts";
 
 const root = import.meta.dirname!;
 const app = await createApp({

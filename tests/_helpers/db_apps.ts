@@ -1,5 +1,6 @@
 // Runs an HTTP test against a fixture app on SQLite and, when STRATA_TEST_POSTGRES is set,
 // on PostgreSQL in a schema of its own (dropped afterwards).
+import { kyselyOf } from "../../collections/database.ts";
 import { sql } from "kysely";
 import { type App, createApp, type CreateAppOptions } from "../../mod.ts";
 import { fixturePath } from "./fixture_app.ts";
@@ -93,7 +94,7 @@ export function dbAppTest(
         await fn(clientOf(app), "postgres");
       } finally {
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
-          app.db,
+          kyselyOf(app.db),
         );
         await app.close();
       }

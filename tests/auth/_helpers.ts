@@ -55,6 +55,8 @@ export interface AuthTestOptions {
   shared?: boolean;
   /** Only on PostgreSQL. */
   postgresOnly?: boolean;
+  /** Only on SQLite. */
+  sqliteOnly?: boolean;
 }
 
 let schemas = 0;
@@ -117,6 +119,7 @@ export function authTest(
   if (!options.postgresOnly) {
     Deno.test(`${name} [sqlite]`, () => run("sqlite", fn, options));
   }
+  if (options.sqliteOnly) return;
   Deno.test({
     name: `${name} [postgres]`,
     ignore: !PG_URL,

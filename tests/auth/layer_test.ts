@@ -67,16 +67,29 @@ authTest(
     assert.deepEqual(ids, [
       "GET /auth/install",
       "GET /auth/me",
+      "GET /auth/totp",
       "GET /dashboard",
       "GET /dashboard/[...path]",
       "GET /dashboard/api/collections",
+      "GET /dashboard/api/collections/[collection]/permissions",
       "GET /dashboard/assets/app.js",
+      "GET /dashboard/assets/client.js",
       "GET /dashboard/assets/styles.css",
       "PATCH /auth/me",
+      "POST /auth/email/change",
+      "POST /auth/email/confirm",
       "POST /auth/install",
       "POST /auth/login",
       "POST /auth/logout",
       "POST /auth/logout/others",
+      "POST /auth/password/forgot",
+      "POST /auth/password/reset",
+      "POST /auth/tokens",
+      "POST /auth/totp/disable",
+      "POST /auth/totp/enable",
+      "POST /auth/totp/setup",
+      "POST /auth/verify",
+      "POST /auth/verify/request",
     ]);
     assert.ok(app.data.collections.has("Users"));
     assert.ok(app.data.collections.has("Sessions"));
@@ -105,7 +118,8 @@ authTest("layer: listed twice, it loads once", async (h) => {
       auth: { password: { cost: 1024 } },
     },
   });
-  assert.equal(app.routes.filter((r) => r.layer === "auth").length, 12);
+  // Sign-up is off: its route is not there.
+  assert.equal(app.routes.filter((r) => r.layer === "auth").length, 25);
   assert.equal(app.hooks("auth:account-fields").length, 1);
   await install(app);
 });
@@ -136,6 +150,25 @@ Deno.test("layer: a bad auth config value fails the boot naming the key", async 
       ],
       [{ loginRateLimit: { window: "soon" } }, "auth.loginRateLimit.window"],
       [{ loginRateLimit: { burst: 1 } }, "auth.loginRateLimit.burst"],
+      [
+        { loginRateLimit: { maxAccountFailures: 1.5 } },
+        "auth.loginRateLimit.maxAccountFailures",
+      ],
+      [
+        { loginRateLimit: { accountWindow: "later" } },
+        "auth.loginRateLimit.accountWindow",
+      ],
+      [{ password: { minLength: 0 } }, "auth.password.minLength"],
+      [{ signup: "yes" }, "auth.signup"],
+      [{ signup: { roles: "editor" } }, "auth.signup.roles"],
+      [
+        { signup: { roles: ["nobody"] } },
+        'auth.signup.roles names the role "nobody"',
+      ],
+      [{ signup: { verify: true } }, "auth.signup.verify"],
+      [{ verifyTokenMaxAge: "never" }, "auth.verifyTokenMaxAge"],
+      [{ resetTokenMaxAge: 0 }, "auth.resetTokenMaxAge"],
+      [{ resetRateLimit: { maxPerIp: -1 } }, "auth.resetRateLimit.maxPerIp"],
     ] as const
   ) {
     await assert.rejects(
@@ -157,7 +190,17 @@ Deno.test("settings: defaults and the sessionMaxAge ceiling", () => {
     transientSessionMaxAge: 86_400_000,
     cookieName: "session",
     password: { cost: 32768, blockSize: 8, parallelization: 1 },
-    loginRateLimit: { maxFailures: 10, window: 60_000 },
+    loginRateLimit: {
+      maxFailures: 10,
+      window: 60_000,
+      maxAccountFailures: 20,
+      accountWindow: 900_000,
+    },
+    passwordMinLength: 8,
+    signup: false,
+    verifyTokenMaxAge: 86_400_000,
+    resetTokenMaxAge: 3_600_000,
+    resetRateLimit: { maxPerEmail: 5, maxPerIp: 20, window: 3_600_000 },
   });
   const capped = resolveAuthSettings({
     sessionMaxAge: 3_600_000,

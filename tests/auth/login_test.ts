@@ -321,3 +321,57 @@ authTest(
     assert.equal(await sessionCount(app), 1);
   },
 );
+
+authTest(
+  "login over plain HTTP on a non-local host warns once that the Secure cookie will be dropped",
+  async (h) => {
+    const app = await h.boot({
+      config: {
+        layers: [authLayer()],
+        api: { trustProxy: ["10.0.0.1"] },
+        auth: { password: { cost: 1024 } },
+      },
+    });
+    await install(app);
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
+    try {
+      const login = async (
+        url: string,
+        ip: string,
+        headers: Record<string, string> = {},
+      ) => {
+        const response = await app.fetch(
+          new Request(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: JSON.stringify(ADMIN),
+          }),
+          { remoteAddr: { hostname: ip } },
+        );
+        await response.body?.cancel();
+        assert.equal(response.status, 200);
+      };
+      await login("http://localhost:8000/auth/login", "192.0.2.1");
+      await login("https://app.example/auth/login", "192.0.2.2");
+      // Behind the trusted proxy, which received HTTPS: fine.
+      await login("http://intranet.example/auth/login", "10.0.0.1", {
+        "x-forwarded-for": "192.0.2.3",
+        "x-forwarded-proto": "https",
+      });
+      assert.deepEqual(warnings, []);
+      await login("http://intranet.example/auth/login", "192.0.2.4");
+      await login("http://intranet.example/auth/login", "192.0.2.5");
+      // The header from an untrusted client does not count.
+      await login("http://other.example/auth/login", "192.0.2.6", {
+        "x-forwarded-proto": "https",
+      });
+      assert.equal(warnings.length, 2, warnings.join("\n"));
+      assert.match(warnings[0], /http:\/\/intranet\.example.*HTTPS/);
+      assert.match(warnings[1], /http:\/\/other\.example/);
+    } finally {
+      console.warn = warn;
+    }
+  },
+);

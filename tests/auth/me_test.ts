@@ -104,6 +104,7 @@ authTest(
     });
     assert.equal(answer.status, 422);
     assert.deepEqual(Object.keys(answer.body.data.errors).sort(), [
+      "contentLanguage", // not one of the app's content locales
       "dashboardLanguage",
       "dateFormat",
       "password",
@@ -208,5 +209,36 @@ authTest(
     });
     assert.equal(tooLong.status, 422);
     assert.deepEqual(Object.keys(tooLong.body.data.errors), ["nickname"]);
+  },
+);
+
+authTest(
+  "me: date and time formats are the ones the dashboard renders; contentLanguage is a content locale",
+  async (h) => {
+    const app = await h.boot();
+    const { cookie } = await install(app);
+    const patch = (json: Record<string, unknown>) =>
+      ask(app, "/auth/me", { method: "PATCH", cookie, json });
+    for (
+      const [json, field] of [
+        [{ dateFormat: "Q" }, "dateFormat"],
+        [{ dateFormat: "LTS" }, "dateFormat"],
+        [{ timeFormat: "YYYY-MM-DD" }, "timeFormat"],
+        [{ timeFormat: "hh:mm a" }, "timeFormat"],
+        [{ contentLanguage: "fr" }, "contentLanguage"],
+      ] as const
+    ) {
+      const refused = await patch(json);
+      assert.equal(refused.status, 422, JSON.stringify(json));
+      assert.ok(refused.body.data.errors[field], JSON.stringify(refused.body));
+    }
+    const saved = await patch({
+      dateFormat: "YYYY-MM-DD",
+      timeFormat: "HH:mm",
+      contentLanguage: "en",
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.equal(saved.body.dateFormat, "YYYY-MM-DD");
+    assert.equal(saved.body.contentLanguage, "en");
   },
 );

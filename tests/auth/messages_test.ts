@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN, ask, authTest, install } from "./_helpers.ts";
+import { ADMIN, ask, authTest, fixture, install } from "./_helpers.ts";
 
 authTest(
   "messages: the login 401 is translated, identically for both failures",
@@ -95,5 +95,53 @@ authTest(
       accepted.body.data.errors.timezone,
       "Must be a valid time zone",
     );
+  },
+);
+
+authTest(
+  "messages: dashboardLanguage holds on routes that never resolve the session",
+  async (h) => {
+    const app = await h.boot({ root: fixture("auth_language_app") });
+    const { cookie, user } = await install(app);
+    const token = /session=([^;]+)/.exec(cookie)?.[1] ?? "";
+    await ask(app, "/auth/me", {
+      method: "PATCH",
+      cookie,
+      json: { dashboardLanguage: "de" },
+    });
+    const bad = { text: "", stars: 9 };
+    const callers = [
+      { label: "cookie", cookie },
+      { label: "bearer", headers: { authorization: `Bearer ${token}` } },
+    ];
+    for (const caller of callers) {
+      for (const path of ["/collections/guestbook", "/sign"]) {
+        const answer = await ask(app, path, { ...caller, json: bad });
+        assert.equal(answer.status, 422, `${caller.label} ${path}`);
+        assert.equal(
+          answer.body.data.errors.text,
+          "Darf nicht leer sein",
+          `${caller.label} ${path}`,
+        );
+      }
+    }
+    // An Accept-Language the catalog cannot serve still falls back to the user's language;
+    // one it can serve wins.
+    const unserved = await ask(app, "/sign", {
+      cookie,
+      json: bad,
+      headers: { "accept-language": "tlh" },
+    });
+    assert.equal(unserved.body.data.errors.text, "Darf nicht leer sein");
+    const english = await ask(app, "/sign", {
+      cookie,
+      json: bad,
+      headers: { "accept-language": "en" },
+    });
+    assert.equal(english.body.data.errors.text, "Must not be empty");
+    // Signed out: the default language.
+    const anonymous = await ask(app, "/sign", { json: bad });
+    assert.equal(anonymous.body.data.errors.text, "Must not be empty");
+    assert.ok(user);
   },
 );

@@ -1,5 +1,6 @@
 // The per-request session read: it runs straight on the SQLite connection when that is
 // free, and waits its turn when a transaction holds it, so it never sees uncommitted rows.
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { ask, authTest, install, sessionCount } from "./_helpers.ts";
@@ -82,7 +83,7 @@ authTest(
     ]);
     const table = app.data.collections.get("Users")!.table;
     await sql`update ${sql.table(table)} set "timezone" = 'Asia/Tokyo'`
-      .execute(app.db);
+      .execute(kyselyOf(app.db));
     assert.equal(
       (await ask(app, "/auth/me", { cookie })).body.timezone,
       "Asia/Tokyo",

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { ADMIN, ask, authTest, install } from "./_helpers.ts";
+import { ADMIN, ask, AUTH_APP, authTest, install } from "./_helpers.ts";
+import { serveOnSocket } from "../_helpers/socket.ts";
 import { authLayer } from "../../auth/mod.ts";
 
 const WRONG = { email: ADMIN.email, password: "wrong-password" };
@@ -176,3 +177,143 @@ authTest("throttle: holds across two instances on one database", async (h) => {
     429,
   );
 }, { shared: true });
+
+authTest(
+  "throttle: failures per account are limited beside those per address (429)",
+  async (h) => {
+    const app = await h.boot();
+    await install(app);
+    // 20 failures for one account, each from another address (no address reaches its limit).
+    for (let i = 0; i < 20; i++) {
+      h.clock.advance(1000);
+      const answer = await ask(app, "/auth/login", {
+        json: WRONG,
+        ip: `198.51.100.${i + 1}`,
+      });
+      assert.equal(answer.status, 401, `attempt ${i + 1}`);
+    }
+    const limited = await ask(app, "/auth/login", {
+      json: ADMIN,
+      ip: "192.0.2.200",
+    });
+    assert.equal(limited.status, 429);
+    // Failures at 1 s … 20 s: the first leaves the 15-minute window at 901 s.
+    assert.equal(limited.headers.get("retry-after"), "881");
+    // Email case does not dodge the account limit.
+    const shouted = await ask(app, "/auth/login", {
+      json: { ...ADMIN, email: ADMIN.email.toUpperCase() },
+      ip: "192.0.2.201",
+    });
+    assert.equal(shouted.status, 429);
+    // Another account from the same address is not affected.
+    const other = await ask(app, "/auth/login", {
+      json: { email: "someone@example.com", password: "x" },
+      ip: "192.0.2.200",
+    });
+    assert.equal(other.status, 401);
+    h.clock.advance(881_000);
+    assert.equal(
+      (await ask(app, "/auth/login", { json: ADMIN, ip: "192.0.2.200" }))
+        .status,
+      200,
+    );
+  },
+);
+
+authTest(
+  "throttle: behind a trusted proxy each forwarded client has its own limit (real socket)",
+  async (h) => {
+    const app = await h.boot({
+      config: {
+        layers: [authLayer()],
+        api: { trustProxy: ["127.0.0.1"] },
+        auth: { password: { cost: 1024 }, loginRateLimit: { maxFailures: 2 } },
+      },
+    });
+    await install(app);
+    const served = serveOnSocket(app);
+    try {
+      const login = (body: unknown, headers: Record<string, string>) =>
+        fetch(`${served.url}/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        }).then(async (r) => (await r.body?.cancel(), r.status));
+      const via = (client: string) => ({ "x-forwarded-for": client });
+      assert.equal(await login(WRONG, via("203.0.113.1")), 401);
+      assert.equal(await login(WRONG, via("203.0.113.1")), 401);
+      assert.equal(await login(ADMIN, via("203.0.113.1")), 429);
+      // Another client behind the same proxy is not locked out.
+      assert.equal(await login(ADMIN, via("203.0.113.2")), 200);
+      // The Forwarded header works alike.
+      assert.equal(
+        await login(ADMIN, { forwarded: 'for="203.0.113.3";proto=https' }),
+        200,
+      );
+      assert.equal(
+        await login(ADMIN, { forwarded: "for=203.0.113.1" }),
+        429,
+      );
+    } finally {
+      await served.close();
+    }
+  },
+);
+
+authTest(
+  "throttle: X-Forwarded-For is ignored from hops that are not trusted",
+  async (h) => {
+    const config = (trustProxy: false | number | string[]) => ({
+      layers: [authLayer()],
+      api: { trustProxy },
+      auth: { password: { cost: 1024 }, loginRateLimit: { maxFailures: 2 } },
+    });
+    const untrusted = await h.boot({ config: config(false) });
+    await install(untrusted);
+    const spoof = (n: number) => ({ "x-forwarded-for": `203.0.113.${n}` });
+    for (let i = 0; i < 2; i++) {
+      await ask(untrusted, "/auth/login", {
+        json: WRONG,
+        ip: "192.0.2.50",
+        headers: spoof(i),
+      });
+    }
+    // A new forged address every time does not escape the socket address's limit.
+    const forged = await ask(untrusted, "/auth/login", {
+      json: ADMIN,
+      ip: "192.0.2.50",
+      headers: spoof(99),
+    });
+    assert.equal(forged.status, 429);
+    // With one trusted hop, the client's own forged entry (left of the proxy's) is ignored.
+    const hop = await h.boot({ config: config(1) });
+    for (let i = 0; i < 2; i++) {
+      await ask(hop, "/auth/login", {
+        json: { ...WRONG, email: "x@example.com" },
+        ip: "10.0.0.1",
+        headers: { "x-forwarded-for": `198.51.100.${i}, 203.0.113.77` },
+      });
+    }
+    const real = await ask(hop, "/auth/login", {
+      json: { ...WRONG, email: "x@example.com" },
+      ip: "10.0.0.1",
+      headers: { "x-forwarded-for": "198.51.100.200, 203.0.113.77" },
+    });
+    assert.equal(real.status, 429);
+  },
+);
+
+Deno.test("api.trustProxy: a bad value fails the boot naming the key", async () => {
+  const { createApp } = await import("../../mod.ts");
+  for (const trustProxy of [0, "yes", ["10.0.0.0/40"]]) {
+    await assert.rejects(
+      () =>
+        createApp({
+          root: AUTH_APP,
+          database: ":memory:",
+          config: { api: { trustProxy: trustProxy as never } },
+        }),
+      /api\.trustProxy/,
+    );
+  }
+});

@@ -16,9 +16,11 @@ Deno.test("strata new scaffolds an app whose own deno task test passes", async (
 
     const config = JSON.parse(await Deno.readTextFile(`${root}/deno.json`));
     assert.deepEqual(Object.keys(config.tasks).sort(), [
+      "check",
       "dev",
       "start",
       "test",
+      "types",
     ]);
     assert.equal(
       config.imports["@strata/strata"],
@@ -40,6 +42,12 @@ Deno.test("strata new scaffolds an app whose own deno task test passes", async (
 
     const checked = await deno(["check", "main.ts"], root);
     assert.equal(checked.code, 0, checked.stderr);
+    const checkedAll = await deno(["task", "check"], root);
+    assert.equal(checkedAll.code, 0, checkedAll.stderr);
+    // The registry is in place: the app's own types check says so.
+    const types = await deno(["task", "types", "--check"], root);
+    assert.equal(types.code, 0, types.stdout + types.stderr);
+    assert.match(types.stdout, /strata\.gen\.ts is up to date/);
 
     const routes = await strata(["routes"], root);
     assert.equal(routes.code, 0, routes.stderr);

@@ -1,3 +1,4 @@
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import {
   builtinFieldTypes,
@@ -318,7 +319,7 @@ dataTest(
       "sanitized, converted, write-only hidden",
     );
     assert.equal("password" in record, false);
-    const raw = await data.db.selectFrom("Accounts").selectAll()
+    const raw = await kyselyOf(data.db).selectFrom("Accounts").selectAll()
       .executeTakeFirst();
     assert.equal(raw!.password, "hashed:pw");
     assert.equal(raw!.active, "yes");

@@ -1,3 +1,4 @@
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import {
@@ -287,15 +288,20 @@ dataTest("index, unique and composite indexes exist in the database", {
   const names = data.dialect === "postgres"
     ? (await sql<{ name: string }>`select indexname as name from pg_indexes
         where schemaname = current_schema() and tablename = 'Items'`.execute(
-      data.db,
+      kyselyOf(data.db),
     ))
       .rows.map((r) => r.name)
     : (await sql<{ name: string }>`select name from sqlite_master
-        where type = 'index' and tbl_name = 'Items'`.execute(data.db)).rows.map(
-      (r) => r.name,
-    );
+        where type = 'index' and tbl_name = 'Items'`.execute(kyselyOf(data.db)))
+      .rows.map(
+        (r) => r.name,
+      );
   for (
-    const expected of ["Items__a__idx", "Items__b__uniq", "Items__c_d__idx"]
+    const expected of [
+      "Items__a_UUID__idx",
+      "Items__b__uniq",
+      "Items__c_d_UUID__idx",
+    ]
   ) {
     assert.ok(names.includes(expected), `${expected} in ${names.join(", ")}`);
   }

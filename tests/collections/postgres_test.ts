@@ -1,3 +1,4 @@
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import {
@@ -54,7 +55,7 @@ dbTest(
     await sql`update ${sql.table("Counters")} set ${
       sql.id("n")
     } = 9007199254740993`
-      .execute(data.db);
+      .execute(kyselyOf(data.db));
     await assert.rejects(
       () => data.query("Counters").findByUUID(counter.UUID),
       (error: Error) => {

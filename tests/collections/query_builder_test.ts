@@ -1,3 +1,4 @@
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import {
   type DataLayer,
@@ -439,6 +440,10 @@ dataTest("order, limit, offset, select, findFirst, findByUUID, count", {
     2,
     "count ignores limit",
   );
+  assert.equal(await posts.count({ atMost: 3 }), 3, "counting stops at atMost");
+  assert.equal(await posts.count({ atMost: 10 }), 4);
+  assert.equal(await posts.where({ published: true }).count({ atMost: 0 }), 0);
+  await assert.rejects(() => posts.count({ atMost: -1 }), RangeError);
   // Immutability: refining a builder leaves it unchanged.
   const base = posts.where({ published: true });
   base.where({ views: 10 });
@@ -563,7 +568,7 @@ dataTest(
       1,
     );
     // Link blue directly in the junction table, then read through populate and has.
-    await data.db.insertInto("Posts__tags").values({
+    await kyselyOf(data.db).insertInto("Posts__tags").values({
       owner: post.UUID,
       target: blue.UUID,
       position: 1,
@@ -586,7 +591,7 @@ dataTest(
       0,
       "has subqueries apply the target's hooks",
     );
-    await data.db.updateTable("Tags").set({ owner: ann.UUID }).where(
+    await kyselyOf(data.db).updateTable("Tags").set({ owner: ann.UUID }).where(
       "UUID",
       "=",
       red.UUID,
@@ -625,12 +630,15 @@ dataTest("transactions: builders join, a throw rolls everything back", {
       created(await data.query("Users").create({ name: "z" }));
     });
     // Raw Kysely through the executor joins too.
-    const raw = await data.executor().selectFrom("Users").select("name")
+    const raw = await kyselyOf(data.executor()).selectFrom("Users").select(
+      "name",
+    )
       .execute();
     assert.equal(raw.length, 2);
     // Plain `db` never deadlocks inside a transaction (on SQLite it shares the one
     // connection, so it sees the transaction's rows).
-    const plain = await data.db.selectFrom("Users").select("name").execute();
+    const plain = await kyselyOf(data.db).selectFrom("Users").select("name")
+      .execute();
     assert.equal(plain.length, data.dialect === "sqlite" ? 2 : 0);
   });
   assert.deepEqual(

@@ -1,3 +1,4 @@
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import { defineCollection, field, HTTPError } from "./_imports.ts";
 import { created, dataTest, refused } from "./_helpers.ts";
@@ -217,7 +218,8 @@ dataTest("deleting a record removes its own links, translations and rows", {
     }),
   );
   await data.query("Posts").delete();
-  const links = await data.db.selectFrom("Posts__tags").selectAll().execute();
+  const links = await kyselyOf(data.db).selectFrom("Posts__tags").selectAll()
+    .execute();
   assert.deepEqual(links, []);
   // The tag is free to go now.
   await data.query("Tags").delete();

@@ -1,3 +1,4 @@
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { type DataLayer, defineCollection, field } from "./_imports.ts";
@@ -9,20 +10,20 @@ async function columns(data: DataLayer, table: string): Promise<string[]> {
       { name: string }
     >`select column_name as name from information_schema.columns
         where table_schema = current_schema() and table_name = ${table}
-        order by ordinal_position`.execute(data.db)
+        order by ordinal_position`.execute(kyselyOf(data.db))
     : await sql<{ name: string }>`select name from pragma_table_info(${table})`
-      .execute(data.db);
+      .execute(kyselyOf(data.db));
   return rows.rows.map((r) => r.name);
 }
 
 async function indexes(data: DataLayer): Promise<string[]> {
   const rows = data.dialect === "postgres"
     ? await sql<{ name: string }>`select indexname as name from pg_indexes
-        where schemaname = current_schema()`.execute(data.db)
+        where schemaname = current_schema()`.execute(kyselyOf(data.db))
     : await sql<
       { name: string }
     >`select name from sqlite_master where type = 'index'`
-      .execute(data.db);
+      .execute(kyselyOf(data.db));
   return rows.rows.map((r) => r.name).sort();
 }
 
@@ -71,14 +72,16 @@ dbTest(
     const names = await indexes(data);
     for (
       const name of [
-        "Posts__views__idx",
+        "Posts__views_UUID__idx",
         "Tags__label__uniq",
         "Posts__tags__target__idx",
       ]
     ) {
       assert.ok(names.includes(name), name);
     }
-    const meta = await data.db.selectFrom("_strata_schema").select("collection")
+    const meta = await kyselyOf(data.db).selectFrom("_strata_schema").select(
+      "collection",
+    )
       .orderBy("collection").execute();
     assert.deepEqual(meta.map((r) => r.collection), ["Posts", "Tags"]);
   },
@@ -115,7 +118,7 @@ dbTest("schema sync applies additive changes automatically", async (db) => {
     ["a", null, 7, "generated", ["a"]],
     "existing rows get the defaults of new fields",
   );
-  assert.ok((await indexes(second)).includes("Posts__title__idx"));
+  assert.ok((await indexes(second)).includes("Posts__title_UUID__idx"));
   created(await second.query("Authors").create({ name: "new collection" }));
   await second.close();
   // Dropping an index, dropping a collection: not destructive.
@@ -126,7 +129,10 @@ dbTest("schema sync applies additive changes automatically", async (db) => {
       }),
     },
   });
-  assert.equal((await indexes(third)).includes("Posts__title__idx"), false);
+  assert.equal(
+    (await indexes(third)).includes("Posts__title_UUID__idx"),
+    false,
+  );
   assert.ok((await columns(third, "Authors")).includes("name"), "tables stay");
   // A required field without default is fine while the table is empty.
   await third.query("Posts").delete();
@@ -336,4 +342,85 @@ dbTest("definition errors name the collection and field", async (db) => {
   for (const [collections, pattern] of bad) {
     await assert.rejects(() => db.open({ collections }), pattern);
   }
+});
+
+dbTest(
+  "schema sync rebuilds PostgreSQL indexes made before they were NULLS FIRST",
+  async (db) => {
+    const collections = {
+      Tags: defineCollection({
+        fields: { label: field("text", { unique: true, nullable: true }) },
+      }),
+    };
+    const first = await db.open({ collections });
+    if (first.dialect !== "postgres") return await first.close();
+    const definition = async (data: DataLayer) =>
+      (await sql<{ def: string }>`select indexdef as def from pg_indexes
+        where schemaname = current_schema() and indexname = 'Tags__label__uniq'`
+        .execute(kyselyOf(data.db))).rows[0]?.def ?? "";
+    assert.match(await definition(first), /NULLS FIRST/);
+    // As an earlier version created it.
+    await sql`drop index "Tags__label__uniq"`.execute(kyselyOf(first.db));
+    await sql`create unique index "Tags__label__uniq" on "Tags" ("label")`
+      .execute(kyselyOf(first.db));
+    assert.doesNotMatch(await definition(first), /NULLS FIRST/);
+    await first.close();
+    const second = await db.open({ collections });
+    assert.match(await definition(second), /NULLS FIRST/);
+    await second.close();
+  },
+);
+
+Deno.test("schema sync builds the same SQLite schema with or without a script runner", async () => {
+  // The data layer runs the CREATE statements as one script on the raw handle; a caller
+  // without one gets them one by one. Either way the tables, columns and indexes agree, and a
+  // second sync over the result changes nothing.
+  const { openDatabase } = await import(
+    "../../collections/db/open_database.ts"
+  );
+  const { resolveCollections } = await import("../../collections/resolve.ts");
+  const { builtinFieldTypes } = await import(
+    "../../collections/field_types.ts"
+  );
+  const { syncSchema } = await import("../../collections/schema_sync.ts");
+  const definitions = {
+    Tags: defineCollection({
+      fields: { label: field("text", { unique: true }) },
+    }),
+    Posts: defineCollection({
+      fields: {
+        title: field("text", { translatable: true, index: true }),
+        views: field("integer", { index: true }),
+        tags: field("records", { collection: "Tags" }),
+        main: field("record", { collection: "Tags", nullable: true }),
+      },
+    }),
+  };
+  const schemas: string[] = [];
+  for (const script of [true, false]) {
+    const { db, sqlite } = await openDatabase({ url: ":memory:" });
+    const collections = resolveCollections(
+      definitions,
+      builtinFieldTypes,
+      "sqlite",
+    );
+    const options = {
+      defaultLocale: "en",
+      execScript: script ? (text: string) => sqlite!.exec(text) : undefined,
+    };
+    await syncSchema(db, "sqlite", collections, options);
+    const dump = () =>
+      sqlite!.prepare(
+        "select type, name, sql from sqlite_master order by name",
+      ).all().map((row) => `${row.type} ${row.name}: ${row.sql}`).join("\n");
+    const first = dump();
+    await syncSchema(db, "sqlite", collections, options);
+    assert.equal(dump(), first);
+    schemas.push(first);
+    await db.destroy();
+  }
+  assert.equal(schemas[0], schemas[1]);
+  assert.match(schemas[0], /table Posts__translations: /);
+  assert.match(schemas[0], /table Posts__tags: /);
+  assert.match(schemas[0], /index Tags__label__uniq: /);
 });

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { DatabaseSync } from "node:sqlite";
-import { Kysely, sql } from "kysely";
-import { NodeSqliteDialect } from "../../collections/db/sqlite_dialect.ts";
+import { CompiledQuery, Kysely, sql } from "kysely";
+import {
+  arrayRows,
+  NodeSqliteDialect,
+} from "../../collections/db/sqlite_dialect.ts";
+import { withQueryTimeout } from "../../collections/db/deadline.ts";
 import { isPostgresUrl, openDatabase } from "./_imports.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -165,4 +169,48 @@ Deno.test("openDatabase: a file path gets its folder, WAL and foreign keys; lock
   assert.equal(isPostgresUrl("postgres://x/y"), true);
   assert.equal(isPostgresUrl("postgresql://x/y"), true);
   assert.equal(isPostgresUrl("./data/app.db"), false);
+});
+
+Deno.test("sqlite dialect: a read marked arrayRows answers arrays, on the connection and on a reader thread", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { db } = await openDatabase({ url: `${dir}/app.db` });
+    try {
+      await sql`create table t (a text, b integer)`.execute(db);
+      await sql`insert into t values ('x', 1), ('y', 2)`.execute(db);
+      const read = () =>
+        db.executeQuery(
+          arrayRows(CompiledQuery.raw("select a, b from t order by b", [])),
+        );
+      assert.deepEqual((await read()).rows, [["x", 1], ["y", 2]]);
+      // Unmarked, the same SQL still answers objects (statements are cached apart).
+      const plain = await db.executeQuery(
+        CompiledQuery.raw("select a, b from t order by b", []),
+      );
+      assert.deepEqual(plain.rows.map((row) => ({ ...row as object })), [
+        { a: "x", b: 1 },
+        { a: "y", b: 2 },
+      ]);
+      // While a transaction holds the connection, a read under a deadline goes to a reader
+      // thread, and still answers arrays.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => release = resolve);
+      let started!: () => void;
+      const holding = new Promise<void>((resolve) => started = resolve);
+      const transaction = db.transaction().execute(async (trx) => {
+        await sql`insert into t values ('z', 3)`.execute(trx);
+        started();
+        await held;
+      });
+      await holding;
+      const during = await withQueryTimeout(10_000, read);
+      release();
+      await transaction;
+      assert.deepEqual(during.rows, [["x", 1], ["y", 2]]);
+    } finally {
+      await db.destroy();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -7,7 +7,7 @@ import {
   chromium,
   type Locator,
   type Page,
-} from "playwright-core";
+} from "npm:playwright-core@^1.50.0";
 
 /** Debian's Chromium; the browser tests are skipped without it. */
 export const CHROMIUM = "/usr/bin/chromium";

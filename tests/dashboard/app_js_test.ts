@@ -2,6 +2,7 @@
 // (messages, routes, list queries, form values) behave.
 import assert from "node:assert/strict";
 import { appJs } from "../../dashboard/assets/app_js.ts";
+import { DATE_PATTERNS, TIME_PATTERNS } from "../../auth/types/date_pattern.ts";
 import { stylesCss } from "../../dashboard/assets/styles_css.ts";
 import { dashboardMessageKeys } from "../../dashboard/message_keys.ts";
 
@@ -33,11 +34,9 @@ Deno.test("the script imports without a DOM and exports its helpers", () => {
   assert.ok(!("document" in globalThis), "the test runs without a DOM");
 });
 
-Deno.test("the assets contain no template-literal breakers", () => {
-  for (const source of [appJs, stylesCss]) {
-    assert.ok(!source.includes("`"));
-    assert.ok(!source.includes("${"));
-  }
+Deno.test("the style sheet contains no template-literal breakers", () => {
+  assert.ok(!stylesCss.includes("`"));
+  assert.ok(!stylesCss.includes("${"));
 });
 
 Deno.test("every key the script looks up is listed, and has a fallback", () => {
@@ -188,14 +187,34 @@ Deno.test("parseRoute names the page of a path under the base", () => {
 
 Deno.test("list state round-trips through the query string", () => {
   const state = app.readListState("?page=3&order=-views&q=o%27x&locale=de");
-  assert.deepEqual(state, { page: 3, order: "-views", q: "o'x", locale: "de" });
+  assert.deepEqual(state, {
+    page: 3,
+    order: "-views",
+    q: "o'x",
+    locale: "de",
+    filters: [],
+  });
   assert.deepEqual(app.readListState(app.listSearch(state)), state);
   assert.deepEqual(app.readListState("?page=-2"), {
     page: 1,
     order: "",
     q: "",
     locale: "",
+    filters: [],
   });
+  // Field filters travel as f=field:op:value; a value may hold colons and commas.
+  const filtered = {
+    ...state,
+    filters: [
+      { field: "views", op: "atLeast", value: "10" },
+      { field: "title", op: "contains", value: "a:b, c" },
+      { field: "author", op: "isNull", value: "" },
+    ],
+  };
+  const search = app.listSearch(filtered);
+  assert.match(search, /f=views%3AatLeast%3A10/);
+  assert.deepEqual(app.readListState(search), filtered);
+  assert.deepEqual(app.readListState("?f=nonsense&f=:x:y").filters, []);
   assert.equal(
     app.listSearch({ page: 1, order: "", q: "", locale: "" }),
     "",
@@ -239,10 +258,50 @@ Deno.test("listQuery sends page, perPage, order and where as JSON", () => {
       undefined,
     );
   }
+  // Without an order in the URL, the collection's default order; populated links.
+  assert.deepEqual(
+    app.listQuery(
+      { ...posts, defaultOrder: ["-views", "title"] },
+      { page: 1, order: "", q: "", locale: "" },
+      "",
+      ["author"],
+    ),
+    {
+      page: "1",
+      perPage: "20",
+      order: '["-views","title"]',
+      populate: '["author"]',
+    },
+  );
   assert.equal(app.nextOrder("", "views"), "views");
   assert.equal(app.nextOrder("views", "views"), "-views");
   assert.equal(app.nextOrder("-views", "views"), "views");
   assert.equal(app.nextOrder("-title", "views"), "views");
+});
+
+Deno.test("listQuery searches a searchable collection with search=, not contains", () => {
+  const searchable = { ...posts, search: true };
+  assert.deepEqual(
+    app.listQuery(searchable, {
+      page: 1,
+      order: "",
+      q: ' deno "routes" ',
+      locale: "",
+    }, ""),
+    { page: "1", perPage: "20", search: 'deno "routes"' },
+  );
+  assert.deepEqual(
+    app.listQuery(
+      searchable,
+      { page: 1, order: "-views", q: "x", locale: "" },
+      "",
+    ),
+    { page: "1", perPage: "20", order: '["-views"]', search: "x" },
+  );
+  assert.deepEqual(
+    app.listQuery(searchable, { page: 1, order: "", q: "  ", locale: "" }, ""),
+    { page: "1", perPage: "20" },
+  );
 });
 
 Deno.test("pickLocale prefers the URL, then the content language, then the first", () => {
@@ -302,7 +361,7 @@ Deno.test("fieldErrors keys 422 messages by field name", () => {
   assert.deepEqual(app.fieldErrors(null), {});
 });
 
-Deno.test("table cells shorten relations and format by kind", () => {
+Deno.test("table cells name links by their target, never by a UUID, and format by kind", () => {
   const settings = {
     language: "en",
     timezone: "UTC",
@@ -310,11 +369,45 @@ Deno.test("table cells shorten relations and format by kind", () => {
     timeFormat: "LTS",
   };
   const uuid = "0f0e0d0c-1111-4222-8333-444455556666";
-  assert.equal(app.formatCell({ kind: "record" }, uuid, settings), "0f0e0d0c");
+  // An unpopulated link (the target is not readable) and an empty one show a dash.
+  assert.equal(app.formatCell({ kind: "record" }, uuid, settings), "—");
   assert.equal(
     app.formatCell({ kind: "records" }, [uuid, uuid], settings),
-    "0f0e0d0c, 0f0e0d0c",
+    "—",
   );
+  assert.equal(app.relationText(undefined, null, settings), "—");
+  assert.equal(app.relationText(undefined, [], settings), "—");
+  const tags = { label: "Blog tags", displayField: "name" };
+  assert.equal(
+    app.relationText(tags, [{ UUID: uuid, name: "deno" }, {
+      UUID: uuid,
+      name: "web",
+    }], settings),
+    "deno, web",
+  );
+  const at = Date.UTC(2026, 2, 12, 10);
+  // Without a display value: the collection's label and the record's last change.
+  const ratings = { label: "Ratings", displayField: null };
+  assert.equal(
+    app.relationText(
+      ratings,
+      { UUID: uuid, score: 4, _updatedAt: at },
+      settings,
+    ),
+    "Ratings · Mar 12, 2026",
+  );
+  assert.equal(
+    app.recordName(tags, { UUID: uuid, name: "", _updatedAt: at }, settings),
+    "Blog tags · Mar 12, 2026",
+  );
+  assert.equal(
+    app.recordName(ratings, { UUID: uuid, _updatedAt: at }, {
+      ...settings,
+      language: "de",
+    }),
+    "Ratings · 12.03.2026",
+  );
+  assert.equal(app.isSortable({ kind: "record" }), false);
   assert.equal(app.formatCell({ kind: "integer" }, 1234, settings), "1,234");
   assert.equal(
     app.formatCell({ kind: "date" }, "2024-01-02", settings),
@@ -338,6 +431,58 @@ Deno.test("table cells shorten relations and format by kind", () => {
   assert.equal(app.fieldKind({ type: "integer" }), "integer");
 });
 
+Deno.test("table cells render every date and time format an account may choose", () => {
+  const at = Date.UTC(2024, 0, 2, 3, 4, 5);
+  const base = { language: "en", timezone: "Europe/Berlin" };
+  const cases: [string, string, string, string][] = [
+    ["YYYY-MM-DD", "HH:mm", "2024-01-02", "2024-01-02 04:04"],
+    ["DD.MM.YYYY", "HH:mm:ss", "02.01.2024", "02.01.2024 04:04:05"],
+    ["DD/MM/YYYY", "LT", "02/01/2024", "02/01/2024 4:04 AM"],
+    ["MM/DD/YYYY", "LTS", "01/02/2024", "01/02/2024 4:04:05 AM"],
+  ];
+  for (const [dateFormat, timeFormat, day, moment] of cases) {
+    const settings = { ...base, dateFormat, timeFormat };
+    assert.equal(app.formatCell({ kind: "date" }, "2024-01-02", settings), day);
+    assert.equal(app.formatCell({ kind: "dateTime" }, at, settings), moment);
+  }
+  for (const dateFormat of ["L", "l", "ll", "LL", "LLL", "LLLL"]) {
+    const text = app.formatCell({ kind: "date" }, "2024-01-02", {
+      ...base,
+      dateFormat,
+      timeFormat: "LT",
+    });
+    assert.match(text, /2024|24/, dateFormat);
+  }
+});
+
+Deno.test("the account page offers exactly the formats the server accepts, each with a preview", () => {
+  assert.deepEqual(app.FORMAT_CHOICES, {
+    date: DATE_PATTERNS,
+    time: TIME_PATTERNS,
+  });
+  const at = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
+  const settings = { language: "en", timezone: "Europe/Berlin" };
+  for (const pattern of DATE_PATTERNS) {
+    assert.match(
+      app.formatSample("date", pattern, at, settings),
+      /2024|24/,
+      pattern,
+    );
+  }
+  for (const pattern of TIME_PATTERNS) {
+    assert.match(
+      app.formatSample("time", pattern, at, settings),
+      /^0?4:04/,
+      pattern,
+    );
+  }
+  assert.equal(
+    app.formatSample("date", "YYYY-MM-DD", at, settings),
+    "2024-01-02",
+  );
+  assert.equal(app.formatSample("time", "HH:mm:ss", at, settings), "04:04:05");
+});
+
 Deno.test("normalizeBase keeps only a leading-slash path without trailing slashes", () => {
   assert.equal(app.normalizeBase("/api/"), "/api");
   assert.equal(app.normalizeBase("/"), "");
@@ -356,4 +501,136 @@ Deno.test("the style sheet has visible focus and a narrow-screen layout", () => 
     assert.ok(depth >= 0);
   }
   assert.equal(depth, 0, "braces balance");
+});
+
+Deno.test("field filters become wire conditions, merged per field and ANDed with the search", () => {
+  const fields = [
+    { name: "title", kind: "text" },
+    { name: "views", kind: "integer" },
+    { name: "published", kind: "boolean" },
+    { name: "status", kind: "select", choices: ["a", "b"], nullable: true },
+    { name: "tags", kind: "records", target: "Tags" },
+    { name: "author", kind: "record", target: "Users", nullable: true },
+    { name: "on", kind: "date" },
+    { name: "secret", kind: "text", readable: false },
+  ];
+  const f = (field: string, op: string, value = "") => ({ field, op, value });
+  assert.deepEqual(
+    app.filtersWhere(fields, [
+      f("views", "atLeast", "10"),
+      f("views", "atMost", "20"),
+      f("title", "contains", "deno"),
+      f("published", "equalsTo", "true"),
+      f("status", "in", "a, b"),
+      f("tags", "includes", "t-uuid"),
+      f("author", "isNull"),
+      f("on", "atLeast", "2026-03-01"),
+    ]),
+    {
+      views: { atLeast: 10, atMost: 20 },
+      title: { contains: "deno" },
+      published: { equalsTo: true },
+      status: { in: ["a", "b"] },
+      tags: { includes: "t-uuid" },
+      author: { isNull: true },
+      on: { atLeast: "2026-03-01" },
+    },
+  );
+  // Operators that do not fit, values that are not values, and unreadable fields are dropped.
+  assert.deepEqual(
+    app.filtersWhere(fields, [
+      f("views", "contains", "1"),
+      f("views", "atLeast", "ten"),
+      f("published", "equalsTo", "maybe"),
+      f("title", "isNull"),
+      f("on", "atLeast", "March"),
+      f("secret", "contains", "x"),
+      f("nope", "equalsTo", "x"),
+    ]),
+    {},
+  );
+  assert.deepEqual(app.filterOps(fields[0]), ["contains", "equalsTo"]);
+  assert.deepEqual(app.filterOps(fields[5]), [
+    "equalsTo",
+    "isNull",
+    "isNotNull",
+  ]);
+  const query = app.listQuery(
+    { fields },
+    {
+      page: 1,
+      order: "",
+      q: "x",
+      locale: "",
+      filters: [f("views", "atLeast", "3")],
+    },
+    "",
+  );
+  assert.deepEqual(JSON.parse(query.where), {
+    views: { atLeast: 3 },
+    or: [{ title: { contains: "x" } }],
+  });
+});
+
+Deno.test("columns follow listFields; labels fall back to names", () => {
+  const collection = {
+    fields: [
+      { name: "title", label: "Title", readable: true },
+      { name: "body", readable: true },
+      { name: "secret", readable: false },
+    ],
+    listFields: ["body", "secret", "title", "nope"],
+  };
+  assert.deepEqual(
+    app.listColumns(collection).map((field: { name: string }) => field.name),
+    ["body", "title"],
+  );
+  assert.deepEqual(
+    app.listColumns({ fields: collection.fields }).map((
+      field: { name: string },
+    ) => field.name),
+    ["title", "body"],
+  );
+  assert.equal(app.fieldLabel(collection.fields[0]), "Title");
+  assert.equal(app.fieldLabel(collection.fields[1]), "body");
+});
+
+Deno.test("dateTime inputs show and read wall time in the account's time zone", () => {
+  const field = { name: "at", kind: "dateTime" };
+  const at = Date.UTC(2024, 6, 1, 10, 30, 5);
+  assert.equal(
+    app.toInputValue(field, at, "Europe/Berlin"),
+    "2024-07-01T12:30:05",
+  );
+  assert.equal(
+    app.toInputValue(field, at, "America/New_York"),
+    "2024-07-01T06:30:05",
+  );
+  assert.deepEqual(
+    app.fromInputValue(field, "2024-07-01T12:30:05", "Europe/Berlin"),
+    {
+      empty: false,
+      value: at,
+    },
+  );
+  // Winter: another offset; seconds may be left out.
+  assert.equal(
+    app.fromWallTime("2024-01-15T09:00", "Europe/Berlin"),
+    Date.UTC(2024, 0, 15, 8, 0, 0),
+  );
+  assert.equal(
+    app.fromWallTime("2024-01-15T09:00", "UTC"),
+    Date.UTC(2024, 0, 15, 9),
+  );
+  // A round trip on the day of the autumn DST change keeps the instant.
+  const autumn = Date.UTC(2024, 9, 27, 2, 30);
+  assert.equal(
+    app.fromWallTime(
+      app.toInputValue(field, autumn, "Europe/Berlin"),
+      "Europe/Berlin",
+    ),
+    autumn,
+  );
+  assert.equal(app.fromWallTime("nope", "Europe/Berlin"), null);
+  assert.equal(app.fromWallTime("2024-01-15T09:00", "Mars/Olympus"), null);
 });

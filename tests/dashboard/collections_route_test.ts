@@ -16,6 +16,8 @@ const PLAIN_APP = fixture("auth_plain_app");
 const PG_URL = Deno.env.get("STRATA_TEST_POSTGRES") || undefined;
 const ADMIN = { email: "admin@example.com", password: "correct horse" };
 
+const ADMIN_APP = fixture("dashboard_admin_app");
+
 function fixture(name: string): string {
   return new URL(`../fixtures/${name}/`, import.meta.url).pathname;
 }
@@ -70,9 +72,12 @@ async function createUser(
 async function listAs(
   app: TestApp,
   email: string,
+  language?: string,
 ): Promise<DashboardCollection[]> {
   const client = await app.signIn(email, "correct horse");
-  const response = await client.request("/dashboard/api/collections");
+  const response = await client.request("/dashboard/api/collections", {
+    headers: language ? { "accept-language": language } : {},
+  });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("cache-control"), "no-store");
   return await response.json();
@@ -108,13 +113,19 @@ dbTest(
     await install(app);
     const list = await listAs(app, ADMIN.email);
     // Drafts: read closed. Hidden: the verdict refuses. Internal: no api.
+    // The app's own first, then the auth layer's.
     assert.deepEqual(list.map((collection) => collection.name), [
       "Articles",
       "Contacts",
       "Notices",
+      "ApiTokens",
       "Sessions",
       "Users",
     ]);
+    assert.deepEqual(
+      list.map((collection) => collection.system),
+      [false, false, false, true, true, true],
+    );
     const articles = byName(list, "Articles");
     assert.equal(articles.path, "articles");
     assert.equal(articles.translatable, true);
@@ -136,6 +147,8 @@ dbTest(
         writable: true,
         immutable: false,
         translatable: true,
+        label: "Title",
+        hidden: false,
       },
       {
         name: "status",
@@ -148,6 +161,8 @@ dbTest(
         immutable: false,
         translatable: false,
         choices: ["draft", "published"],
+        label: "Status",
+        hidden: false,
       },
       {
         name: "author",
@@ -160,6 +175,8 @@ dbTest(
         immutable: false,
         translatable: false,
         target: "Users",
+        label: "Author",
+        hidden: false,
       },
       {
         name: "slug",
@@ -171,6 +188,8 @@ dbTest(
         writable: true,
         immutable: true,
         translatable: false,
+        label: "Slug",
+        hidden: false,
       },
       {
         // Write-only: an input in the form, never a column.
@@ -183,6 +202,8 @@ dbTest(
         writable: true,
         immutable: false,
         translatable: false,
+        label: "Secret",
+        hidden: false,
       },
       {
         name: "computed",
@@ -194,6 +215,8 @@ dbTest(
         writable: false,
         immutable: false,
         translatable: false,
+        label: "Computed",
+        hidden: false,
       },
     ];
     // `token` is neither readable nor writable: of no use, not listed.
@@ -213,6 +236,8 @@ dbTest(
       writable: true,
       immutable: false,
       translatable: false,
+      label: "Password",
+      hidden: false,
     });
     assert.equal(fieldOf(users, "email")?.type, "email");
     assert.equal(fieldOf(users, "roles")?.kind, "multiSelect");
@@ -256,6 +281,7 @@ dbTest(
       "Articles",
       "Contacts",
       "Notices",
+      "ApiTokens",
       "Sessions",
     ]);
     assert.deepEqual(byName(reader, "Articles").operations, {
@@ -279,6 +305,7 @@ dbTest(
     assert.deepEqual(nobody.map((collection) => collection.name), [
       "Contacts",
       "Notices",
+      "ApiTokens",
       "Sessions",
     ]);
   },
@@ -363,3 +390,53 @@ Deno.test("without the auth layer there is no dashboard", async () => {
     await app.close();
   }
 });
+
+dbTest(
+  "presentation options arrive resolved in the request's language",
+  ADMIN_APP,
+  async (app) => {
+    await install(app);
+    const en = await listAs(app, ADMIN.email, "en");
+    const posts = byName(en, "Posts");
+    assert.equal(posts.label, "Posts");
+    assert.equal(posts.description, "Articles of the blog");
+    assert.equal(posts.displayField, "title");
+    assert.deepEqual(posts.listFields, [
+      "title",
+      "author",
+      "tags",
+      "views",
+      "published",
+    ]);
+    assert.deepEqual(posts.defaultOrder, ["-views", "title"]);
+    const title = fieldOf(posts, "title");
+    assert.equal(title?.label, "Title");
+    assert.equal(title?.placeholder, "A headline");
+    assert.equal(title?.max, 200);
+    // A literal is shown as written; a missing label is the name, words split.
+    assert.equal(
+      fieldOf(posts, "body")?.description,
+      "Shown on the post's page",
+    );
+    assert.equal(fieldOf(posts, "body")?.display, "textarea");
+    assert.equal(fieldOf(posts, "published")?.display, "switch");
+    assert.equal(fieldOf(posts, "publishedOn")?.label, "Published on");
+    assert.equal(fieldOf(posts, "views")?.min, 0);
+    assert.equal(fieldOf(posts, "internalNote")?.hidden, true);
+    assert.equal(fieldOf(posts, "title")?.hidden, false);
+    assert.equal(byName(en, "BlogTags").label, "Blog tags");
+    assert.equal(byName(en, "BlogTags").displayField, "name");
+    // Users are named by their email; a collection without a naming field by nothing.
+    assert.equal(byName(en, "Users").displayField, "email");
+    assert.equal(byName(en, "Ratings").displayField, null);
+    assert.deepEqual(byName(en, "Ratings").listFields, ["score"]);
+    assert.deepEqual(byName(en, "Ratings").defaultOrder, []);
+
+    const de = byName(await listAs(app, ADMIN.email, "de"), "Posts");
+    assert.equal(de.label, "Beiträge");
+    assert.equal(de.description, "Artikel des Blogs");
+    assert.equal(fieldOf(de, "title")?.label, "Titel");
+    assert.equal(fieldOf(de, "title")?.placeholder, "Eine Schlagzeile");
+    assert.equal(fieldOf(de, "body")?.description, "Shown on the post's page");
+  },
+);

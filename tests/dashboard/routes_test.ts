@@ -66,6 +66,7 @@ Deno.test("the route keys map to the dashboard's GET routes", () => {
     "GET /dashboard",
     "GET /dashboard/[...path]",
     "GET /dashboard/assets/app.js",
+    "GET /dashboard/assets/client.js",
     "GET /dashboard/assets/styles.css",
   ]);
   for (const handler of Object.values(routes)) {

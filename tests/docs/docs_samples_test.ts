@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { strataImportMap } from "../../cli/import_map.ts";
+import { extractSamples } from "./_samples.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DOCS = join(REPO_ROOT, "docs");
@@ -23,45 +24,8 @@ const TOPICS = [
   "messages",
   "testing",
   "deployment",
+  "types-and-openapi",
 ];
-
-interface Sample {
-  /** `docs/routes.md:42` (the line of the opening fence). */
-  where: string;
-  code: string;
-}
-
-/** The ```ts blocks of a markdown text. */
-export function extractSamples(markdown: string, name: string): Sample[] {
-  const samples: Sample[] = [];
-  const lines = markdown.split("\n");
-  let open: { line: number; code: string[] } | null = null;
-  let fence = "";
-  for (const [index, line] of lines.entries()) {
-    if (open === null) {
-      const match = /^(\s*)(`{3,}|~{3,})\s*(\S*)/.exec(line);
-      if (!match) continue;
-      fence = match[2];
-      const lang = match[3].toLowerCase();
-      open = { line: index + 1, code: [] };
-      if (lang !== "ts" && lang !== "typescript") open.line = -1;
-      continue;
-    }
-    if (line.trim() === fence) {
-      if (open.line !== -1) {
-        samples.push({
-          where: `${name}:${open.line}`,
-          code: open.code.join("\n"),
-        });
-      }
-      open = null;
-      continue;
-    }
-    open.code.push(line);
-  }
-  assert.equal(open, null, `${name}: a code fence is not closed`);
-  return samples;
-}
 
 async function markdownFiles(): Promise<{ name: string; text: string }[]> {
   const files = [{
@@ -113,12 +77,18 @@ Deno.test("every ts sample in the docs and the README type-checks", async () => 
       JSON.stringify({ imports: strataImportMap(REPO_ROOT) }, null, 2),
     );
     const byFile = new Map<string, string>();
+    // Samples sit one folder down, so `../collections/Notes.ts` reaches the collection
+    // sample of that path (a sample whose first line is `// collections/Notes.ts`).
+    await Deno.mkdir(join(dir, "samples"));
+    await Deno.mkdir(join(dir, "collections"));
     for (const [i, sample] of samples.entries()) {
-      const file = `${String(i).padStart(3, "0")}_${
+      const file = `samples/${String(i).padStart(3, "0")}_${
         sample.where.replace(/[^A-Za-z0-9]+/g, "_")
       }.ts`;
       byFile.set(file, sample.where);
       await Deno.writeTextFile(join(dir, file), sample.code + "\n");
+      const named = /^\/\/ (collections\/\w+\.ts)\b/.exec(sample.code)?.[1];
+      if (named) await Deno.writeTextFile(join(dir, named), sample.code + "\n");
     }
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
       args: ["check", "--quiet", ...byFile.keys()],

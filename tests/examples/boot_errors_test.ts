@@ -137,3 +137,233 @@ export default defineRole({ capabilities: ["collection..Posts"] });
   });
   assert.match(message, /"collection\.\.Posts" must not have empty segments/);
 });
+
+Deno.test("a folder layer that does not exist names the config and the path", async () => {
+  const { root, message } = await bootError({
+    "strata.config.ts":
+      `export default { layers: ["./layers/does-not-exist"] };\n`,
+  });
+  assert.ok(message.includes(join(root, "strata.config.ts")), message);
+  assert.match(message, /layer "\.\/layers\/does-not-exist" not found/);
+  assert.ok(!message.includes("\n"), message);
+});
+
+Deno.test("a field default its own field refuses fails the boot (Collection.field)", async () => {
+  for (
+    const [fields, pattern] of [
+      [
+        `{ status: field("select", { choices: ["draft", "live"], default: "gone" }) }`,
+        /Posts\.status: the default "gone" is refused/,
+      ],
+      [
+        `{ views: field("integer", { default: "zero" as never }) }`,
+        /Posts\.views: the default "zero" is refused/,
+      ],
+      [
+        `{ title: field("text", { default: "" }) }`,
+        /Posts\.title: the default "" is refused/,
+      ],
+    ] as const
+  ) {
+    const { root, message } = await bootError({
+      "collections/Posts.ts":
+        `import { defineCollection, field } from "${STRATA}";
+export default defineCollection({ fields: ${fields} });
+`,
+    });
+    assert.match(message, pattern);
+    assert.ok(message.includes(join(root, "collections/Posts.ts")), message);
+  }
+});
+
+Deno.test("a role capability naming a collection no layer defines fails the boot", async () => {
+  const { root, message } = await bootError({
+    "collections/Notes.ts":
+      `import { defineCollection, field } from "${STRATA}";
+export default defineCollection({ fields: { text: field("text") } });
+`,
+    "roles/editor.ts": `import { defineRole } from "${STRATA}";
+export default defineRole({ capabilities: ["collection.Notez.*"] });
+`,
+  });
+  assert.ok(message.includes(join(root, "roles/editor.ts")), message);
+  assert.match(
+    message,
+    /"collection\.Notez\.\*" names collection "Notez", which no layer defines/,
+  );
+});
+
+Deno.test("a malformed ICU message fails the boot naming the file and key", async () => {
+  const { root, message } = await bootError({
+    "messages/en.json": JSON.stringify({
+      app: { items: "{count, plural, one {# item} other {# items}" },
+    }),
+  });
+  assert.ok(message.includes(join(root, "messages/en.json")), message);
+  assert.match(message, /app\.items/);
+});
+
+Deno.test("a field option error names Collection.field", async () => {
+  const { message } = await bootError({
+    "collections/Posts.ts":
+      `import { defineCollection, field } from "${STRATA}";
+export default defineCollection({ fields: { views: field("integer", { min: 10, max: 1 }) } });
+`,
+  });
+  assert.match(message, /Posts\.views/);
+});
+
+/** Boots `root` (written from `files`) with DATABASE_URL set to `env` for the call. */
+async function bootWith(
+  files: Record<string, string>,
+  env: string | undefined,
+): Promise<{ root: string; message?: string }> {
+  const root = await Deno.makeTempDir({ prefix: "strata_boot_db_" });
+  for (const [file, content] of Object.entries(files)) {
+    await Deno.mkdir(join(root, file, ".."), { recursive: true });
+    await Deno.writeTextFile(join(root, file), content);
+  }
+  const before = Deno.env.get("DATABASE_URL");
+  if (env === undefined) Deno.env.delete("DATABASE_URL");
+  else Deno.env.set("DATABASE_URL", env);
+  try {
+    const app = await createApp({ root });
+    await app.close();
+    return { root };
+  } catch (error) {
+    return { root, message: (error as Error).message };
+  } finally {
+    if (before === undefined) Deno.env.delete("DATABASE_URL");
+    else Deno.env.set("DATABASE_URL", before);
+  }
+}
+
+Deno.test("a database URL with an unknown scheme fails the boot naming where it came from", async () => {
+  const fromEnv = await bootWith({}, "postgress://app:secret@db.example/app");
+  assert.match(
+    fromEnv.message ?? "",
+    /^DATABASE_URL "postgress:\/\/app:\*\*\*@db\.example\/app" has an unknown scheme "postgress:\/\/"/,
+  );
+  assert.ok(!fromEnv.message!.includes("secret"), fromEnv.message);
+  const fromConfig = await bootWith({
+    "strata.config.ts":
+      `export default { database: { url: "mysql://localhost/app" } };\n`,
+  }, undefined);
+  assert.ok(
+    fromConfig.message?.startsWith(
+      `${
+        join(fromConfig.root, "strata.config.ts")
+      }: database.url "mysql://localhost/app"`,
+    ),
+    fromConfig.message,
+  );
+  // Nothing was created in the working directory or the app folder.
+  for (const root of [fromEnv.root, fromConfig.root]) {
+    const entries = await Array.fromAsync(Deno.readDir(root));
+    assert.ok(!entries.some((e) => e.name.includes(":")), root);
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a relative SQLite path resolves against the app's folder, not the working directory", async () => {
+  const { root, message } = await bootWith({
+    "strata.config.ts":
+      `export default { database: { url: "data/app.db" } };\n`,
+  }, undefined);
+  try {
+    assert.equal(message, undefined);
+    assert.ok((await Deno.stat(join(root, "data/app.db"))).isFile);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("an unreachable PostgreSQL names DATABASE_URL and the host, without driver frames", async () => {
+  const { root, message } = await bootWith(
+    {},
+    "postgres://postgres:pw@127.0.0.1:1/test",
+  );
+  await Deno.remove(root, { recursive: true });
+  assert.equal(
+    message,
+    "Cannot connect to PostgreSQL at 127.0.0.1:1 (DATABASE_URL): the connection was refused (is the server running?)",
+  );
+});
+
+Deno.test("a route suffix one edit from a method warns at boot and still serves its path", async () => {
+  const root = await Deno.makeTempDir({ prefix: "strata_boot_warn_" });
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
+  try {
+    for (
+      const file of ["api/ping.gett.ts", "api/x.pots.ts", "api/feed.rss.ts"]
+    ) {
+      await Deno.mkdir(join(root, file, ".."), { recursive: true });
+      await Deno.writeTextFile(
+        join(root, file),
+        `import { defineHandler } from "${STRATA}";\nexport default defineHandler(() => "ok");\n`,
+      );
+    }
+    const app = await createApp({ root, database: ":memory:" });
+    try {
+      assert.equal(warnings.length, 2, warnings.join("\n"));
+      assert.ok(
+        warnings.some((w) =>
+          w.includes(join(root, "api/ping.gett.ts")) &&
+          w.includes("Did you mean .get?") && !w.includes("\n")
+        ),
+        warnings.join("\n"),
+      );
+      assert.ok(warnings.some((w) => w.includes("Did you mean .post?")));
+      const served = await app.fetch(
+        new Request("http://localhost/ping.gett", { method: "DELETE" }),
+      );
+      assert.equal(served.status, 200);
+      await served.body?.cancel();
+    } finally {
+      await app.close();
+    }
+  } finally {
+    console.warn = warn;
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("an uncaught boot error prints one clean message; STRATA_DEBUG=1 keeps the stack", async () => {
+  const root = await Deno.makeTempDir({ prefix: "strata_boot_clean_" });
+  try {
+    await Deno.writeTextFile(
+      join(root, "strata.config.ts"),
+      `export default { api: { handlerTimeout: "soon" } };\n`,
+    );
+    await Deno.writeTextFile(
+      join(root, "main.ts"),
+      `import { createApp } from "${STRATA}";\nexport default await createApp({ root: import.meta.dirname!, database: ":memory:" });\n`,
+    );
+    const run = async (debug: boolean) => {
+      const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          "--no-check",
+          "--config",
+          new URL("../../deno.json", import.meta.url).pathname,
+          join(root, "main.ts"),
+        ],
+        env: { STRATA_DEBUG: debug ? "1" : "0", NO_COLOR: "1" },
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      return { code, text: new TextDecoder().decode(stderr).trim() };
+    };
+    const clean = await run(false);
+    assert.notEqual(clean.code, 0);
+    assert.match(clean.text, /strata\.config\.ts: .*api\.handlerTimeout/);
+    assert.doesNotMatch(clean.text, /\n\s+at /, clean.text);
+    const debug = await run(true);
+    assert.match(debug.text, /\n\s+at /, debug.text);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

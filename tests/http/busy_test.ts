@@ -1,4 +1,5 @@
 // A busy database answers 503 with Retry-After: 1 over HTTP, never a 500 (issue 3, point 1).
+import { kyselyOf } from "../../collections/database.ts";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
@@ -111,7 +112,7 @@ Deno.test({
     } finally {
       await client.end();
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
-        app.db,
+        kyselyOf(app.db),
       );
       await app.close();
     }
@@ -208,7 +209,7 @@ Deno.test({
       assert.equal(await app.query("Authors").count(), 2);
     } finally {
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
-        app.db,
+        kyselyOf(app.db),
       ).catch(() => {});
       await app.close();
       await proxy.close();
@@ -229,7 +230,7 @@ Deno.test({
         databaseSchema: "strata_never",
         config,
       }),
-      /ECONNREFUSED/,
+      /Cannot connect to PostgreSQL at 127\.0\.0\.1:\d+ \(createApp\(\{ database \}\)\): the connection was refused/,
     );
   },
 });

@@ -271,7 +271,6 @@ dbAppTest(
     assert.deepEqual(Object.keys(inside.body as Rec).sort(), [
       "UUID",
       "_translations",
-      "_updatedAt",
       "views",
     ]);
     assert.equal((inside.body as Rec).views, 7);

@@ -75,6 +75,18 @@ const ROWS: [query: string, code: string, path: string][] = [
     "where.title.like",
   ],
   [
+    "where={or:" + list(9, (i) => `{title:{contains:p${i}}}`) + "}",
+    "tooManyPatterns",
+    "where.or[8].title.contains",
+  ],
+  [
+    "where={or:" +
+    list(3, (i) => `{title:{contains:\`${"x".repeat(400)}${i}}}`) +
+    "}",
+    "patternsTooLarge",
+    "where.or[2].title.contains",
+  ],
+  [
     "where={or:" + list(101, () => "{views:1}") + "}",
     "tooManyConditions",
     "where.or",

@@ -1,6 +1,7 @@
 // The translation routes and ?locale= writes (SPEC.md "Collections endpoints" rules 4–6).
 import assert from "node:assert/strict";
 import { dbAppTest } from "../_helpers/db_apps.ts";
+import { serveOnSocket } from "../_helpers/socket.ts";
 
 type Rec = Record<string, unknown>;
 const scope = (operation: string, value: unknown) => ({
@@ -105,6 +106,37 @@ dbAppTest(
         .title,
       "Hello",
     );
+  },
+);
+
+dbAppTest(
+  "over a real socket, a copy with no body (Content-Length: 0) copies from the default locale",
+  "api_app",
+  async ({ app, req }) => {
+    const uuid = await bilingual(req);
+    const served = serveOnSocket(app);
+    try {
+      const path = `/collections/posts/${uuid}/translations/copy`;
+      for (
+        const headers of [
+          "Content-Length: 0",
+          "Content-Length: 0\r\nContent-Type: application/json",
+        ]
+      ) {
+        const answer = await served.raw(
+          `POST ${path}?locale=fr HTTP/1.1\r\n${headers}`,
+        );
+        assert.equal(answer.status, 200, answer.body);
+        assert.match(answer.body, /"title":"Hello"/);
+      }
+      const viaFetch = await fetch(`${served.url}${path}?locale=de`, {
+        method: "POST",
+      });
+      assert.equal(viaFetch.status, 200);
+      assert.equal(((await viaFetch.json()) as Rec).title, "Hello");
+    } finally {
+      await served.close();
+    }
   },
 );
 
@@ -280,7 +312,6 @@ dbAppTest(
     assert.equal(copied.status, 200);
     assert.deepEqual(Object.keys(copied.body as Rec).sort(), [
       "_translations",
-      "_updatedAt",
       "title",
     ]);
     const outside = await req(

@@ -11,9 +11,9 @@ const REQUIRED_KEYS = {
   validation:
     "required invalidType tooShort tooLong tooSmall tooLarge tooFew tooMany invalidChoice unknownField notUnique invalidReference empty invalidDate invalidTime invalidDateTime invalidEmail invalidTimezone invalidLanguage invalidPattern invalidRole notInteger notFinite duplicateValue",
   errors:
-    "badRequest unauthorized forbidden notFound methodNotAllowed conflict payloadTooLarge unsupportedMediaType unprocessableContent tooManyRequests serviceUnavailable internalServerError invalidCredentials installDone malformedJson bodyTooDeep handlerTimeout restrictDelete",
+    "badRequest unauthorized forbidden notFound methodNotAllowed conflict payloadTooLarge unsupportedMediaType unprocessableContent tooManyRequests serviceUnavailable internalServerError invalidCredentials installDone malformedJson bodyTooDeep handlerTimeout queryTimeout restrictDelete",
   query:
-    "unknownParam invalidField unknownOperator invalidValue invalidShape nullEquality tooDeep invalidNumber invalidPagination emptySelect duplicateOrderField duplicatePopulateField invalidLocale localeNotApplicable sameLocale tooManyConditions listTooLong tooManyFields tooManyOrderKeys tooManyPopulate populateTooDeep valueTooLarge",
+    "unknownParam invalidField unknownOperator invalidValue invalidShape nullEquality tooDeep invalidNumber invalidPagination emptySelect duplicateOrderField duplicatePopulateField invalidLocale localeNotApplicable sameLocale tooManyConditions listTooLong tooManyFields tooManyOrderKeys tooManyPopulate populateTooDeep valueTooLarge tooManyPatterns patternsTooLarge",
   dashboard:
     "signIn signOut email password rememberMe installTitle installIntro account language timezone dateFormat timeFormat smartClipboard save saved create edit delete confirmDelete filter previous next pageOf records collections noAccess locale",
 };
@@ -51,6 +51,15 @@ Deno.test("framework templates are well-formed and non-empty", () => {
     lastPage: 3,
     count: 2,
     email: "ada@example.com",
+    link: "https://example.com/dashboard/reset?token=abc",
+    hours: 24,
+    when: "2030-01-01 10:00",
+    target: "Posts",
+    name: "Hello",
+    source: "Comments",
+    collection: "Posts",
+    filter: "Views at least 3",
+    locale: "en",
   };
   for (const [language, flat] of Object.entries({ en, de })) {
     for (const [key, template] of Object.entries(flat)) {

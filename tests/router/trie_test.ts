@@ -485,6 +485,34 @@ Deno.test("static children are found among few and among many", () => {
   assert.equal(many.match("GET", "/m/s50/1"), null);
 });
 
+Deno.test("static children added after a match are indexed before the next one", () => {
+  // Matching indexes a node's static children lazily: the index built for the first match
+  // must be rebuilt once more children arrive, among few and past the hashed threshold.
+  const trie = trieOf("GET /n/c0/[id]");
+  assert.equal(winner(trie, "GET", "/n/c0/1"), "GET /n/c0/[id]");
+  for (let i = 1; i < 40; i++) {
+    trie.add("GET", `/n/c${i}/[id]`, `GET /n/c${i}/[id]`);
+    for (const j of [0, i - 1, i]) {
+      assert.equal(winner(trie, "GET", `/n/c${j}/7`), `GET /n/c${j}/[id]`);
+    }
+  }
+  assert.equal(trie.match("GET", "/n/c40/7"), null);
+  // An add that fails half-way leaves the table answering as before.
+  assert.throws(
+    () =>
+      trie.add("GET", [
+        { kind: "static", value: "n" },
+        { kind: "static", value: "fresh" },
+        { kind: "mixed", parts: [{ param: "a" }, { param: "b" }] },
+      ], "x"),
+    /Invalid mixed segment/,
+  );
+  assert.equal(trie.match("GET", "/n/fresh/ab"), null);
+  trie.add("GET", "/n/fresh", "GET /n/fresh");
+  assert.equal(winner(trie, "GET", "/n/fresh"), "GET /n/fresh");
+  assert.equal(winner(trie, "GET", "/n/c39/7"), "GET /n/c39/[id]");
+});
+
 Deno.test("freeze locks the table", () => {
   const trie = trieOf("GET /a");
   trie.freeze();

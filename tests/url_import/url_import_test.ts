@@ -4,10 +4,10 @@
 // answers files only — a folder is a 404 — so anything in the package that read or walked
 // its own files (instead of importing them) would fail here.
 //
-// npm dependencies: Strata's files import `kysely` and `pg` by bare name, resolved through
+// npm dependencies: Strata's files import `kysely`, `nodemailer`, `pg` and `sharp` by bare name, resolved through
 // the repository's import map, which a remote importer does not have. JSR solves this when
 // it publishes by rewriting bare specifiers from the package's import map into `npm:`
-// specifiers. A plain HTTP server does not rewrite, so the child app's deno.json maps the two
+// specifiers. A plain HTTP server does not rewrite, so the child app's deno.json maps the
 // names itself — to exactly the `npm:kysely@^0.28.2` / `npm:pg@^8.16.0` a JSR consumer ends
 // up with. Nothing else is mapped: `@strata/strata` is never used by name here.
 import assert from "node:assert/strict";
@@ -62,7 +62,9 @@ function appFiles(base: string): Record<string, string> {
       {
         imports: {
           kysely: repoConfig.imports.kysely,
+          nodemailer: repoConfig.imports.nodemailer,
           pg: repoConfig.imports.pg,
+          sharp: repoConfig.imports.sharp,
         },
       },
       null,
@@ -87,7 +89,9 @@ import { useUser } from "${base}/auth/mod.ts";
 export default defineHandler(async () => ({ user: (await useUser())?.email ?? null }));
 `,
     "boot.ts": `import { createApp } from "${base}/mod.ts";
-const app = await createApp({ root: import.meta.dirname!, database: ":memory:" });
+// A file database: reads that wait on the connection go to reader threads, whose worker
+// module loads from the same URL.
+const app = await createApp({ root: import.meta.dirname!, database: import.meta.dirname + "/app.db" });
 const results: Record<string, unknown> = {};
 async function call(name: string, path: string, init?: RequestInit) {
   const response = await app.fetch(new Request("http://localhost" + path, init));
@@ -111,6 +115,18 @@ await call("create", "/collections/notes", {
   body: JSON.stringify({ title: "From a URL" }),
 });
 await call("list", "/collections/notes");
+// While a transaction holds the connection, a read is answered by a reader thread (and sees
+// only what is committed).
+let release = () => {};
+const held = new Promise<void>((resolve) => release = resolve);
+const pending = app.data.transaction(async () => {
+  await app.query("Notes").create({ title: "Not yet committed" });
+  await held;
+});
+await new Promise((resolve) => setTimeout(resolve, 50));
+await call("listDuringTransaction", "/collections/notes");
+release();
+await pending;
 await call("dashboard", "/dashboard");
 await call("messages", "/messages/dashboard/en");
 await app.close();
@@ -175,6 +191,16 @@ Deno.test("an app boots and serves with Strata imported from an http URL", async
     assert.deepEqual(
       (results.list.body as { title: string }[]).map((n) => n.title),
       ["From a URL"],
+    );
+    assert.deepEqual(
+      (results.listDuringTransaction.body as { title: string }[]).map((n) =>
+        n.title
+      ),
+      ["From a URL"],
+    );
+    assert.ok(
+      requested.includes("/collections/db/_sqlite_reader_worker.ts"),
+      "the reader thread's module came from the URL",
     );
     assert.equal(results.dashboard.status, 200);
     assert.match(results.dashboard.type, /^text\/html/);

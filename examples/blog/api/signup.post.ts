@@ -5,8 +5,9 @@ import { defineHandler, query, unprocessableContent } from "@strata/strata";
 import { createSession, toUser } from "@strata/strata/auth";
 
 export default defineHandler(async (event) => {
+  // The shape the client should send; the Users fields check the values (422 otherwise).
   const { email, password, remember } = await event.body<
-    { email?: unknown; password?: unknown; remember?: boolean }
+    { email: string; password: string; remember?: boolean }
   >();
   const result = await query("Users").create({ email, password });
   if (!result.ok) {

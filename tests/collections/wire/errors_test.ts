@@ -19,7 +19,7 @@ Deno.test("wireError builds a 400 with code and path", () => {
 });
 
 Deno.test("every code has a capitalised default message without a period", () => {
-  assert.equal(new Set(WIRE_ERROR_CODES).size, 22);
+  assert.equal(new Set(WIRE_ERROR_CODES).size, 25);
   for (const code of WIRE_ERROR_CODES) {
     const { message } = wireError(code, "x");
     assert.match(message, /^[A-Z]/, code);

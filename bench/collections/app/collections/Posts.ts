@@ -1,4 +1,5 @@
 // The benchmark collection: a post with a title, a body excerpt and a view count (indexed).
+// Anyone may read and create: the benchmark measures the API, not access checks.
 import { defineCollection, field } from "../../../../mod.ts";
 
 export default defineCollection({
@@ -8,5 +9,5 @@ export default defineCollection({
     views: field("integer", { default: 0, index: true }),
     published: field("boolean", { default: false }),
   },
-  api: { read: "public" },
+  api: { read: "public", create: "public" },
 });

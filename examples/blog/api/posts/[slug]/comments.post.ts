@@ -12,7 +12,8 @@ export default defineHandler(async (event) => {
   const post = await query("Posts").where({ slug: event.params.slug })
     .findFirst();
   if (!post) throw notFound();
-  const { body } = await event.body<{ body?: unknown }>();
+  // The shape the client should send; the Comments fields check it (422 otherwise).
+  const { body } = await event.body<{ body: string }>();
   const result = await query("Comments").create({
     post: post.UUID,
     author: user.UUID,

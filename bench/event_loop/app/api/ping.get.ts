@@ -1,0 +1,4 @@
+// A route that does not touch the database.
+import { defineHandler } from "../../../../mod.ts";
+
+export default defineHandler(() => ({ ok: true }));

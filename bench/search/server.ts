@@ -1,0 +1,34 @@
+// One server of the search benchmark:
+// `deno run -A server.ts <strata|peer> <port> <sqlite path | postgres url> [schema]`.
+// Prints "ready" once it listens. The peer is in _peer.ts.
+import { createApp } from "../../mod.ts";
+import { databaseFromArgs } from "../_db.ts";
+import { APP_ROOT } from "./_seed.ts";
+import { postgresPeer, sqlitePeer } from "./_peer.ts";
+import { exitOnTerm } from "../_load.ts";
+
+const [kind, portText, ...databaseArgs] = Deno.args;
+const database = databaseFromArgs(databaseArgs);
+
+async function handler(): Promise<
+  (request: Request) => Response | Promise<Response>
+> {
+  if (kind === "strata") {
+    const app = await createApp({
+      root: APP_ROOT,
+      database: database.url,
+      databaseSchema: database.schema,
+    });
+    return app.fetch;
+  }
+  return database.kind === "postgres"
+    ? postgresPeer(database.url, database.schema!)
+    : sqlitePeer(database.url);
+}
+
+exitOnTerm();
+Deno.serve({
+  port: Number(portText),
+  hostname: "127.0.0.1",
+  onListen: () => console.log("ready"),
+}, await handler());

@@ -1,0 +1,311 @@
+/**
+ * The change feed of one process: reads the change log by `seq` and hands each new batch to
+ * its listeners (record hooks, realtime streams, `changes()`).
+ *
+ * Wake-ups: a write committed by this process wakes it at once; on PostgreSQL one `LISTEN`
+ * connection per process hears every instance's commits (announced after each commit, see
+ * {@link ChangeFeed.announce}) (plus a slow safety poll, should a
+ * notification be lost while reconnecting); on SQLite the log is polled every
+ * `pollInterval` for what other processes on the same file wrote.
+ *
+ * Order on PostgreSQL: writers take seqs concurrently and may commit out of order, so the
+ * feed never hands out a seq above a missing one while a transaction that could still commit
+ * the missing one runs. Seeing a gap, it notes the transactions then writing to the log
+ * ({@link changeLogWriters}); once a later read's snapshot shows none of them in progress,
+ * every seq up to the highest seen at that moment is final (committed, or rolled back for
+ * good) and the gap is stepped over. No lock orders the writers, so they commit in parallel;
+ * a gap costs the readers one extra statement and the wait for a commit already under way.
+ *
+ * @module
+ */
+
+import pg from "pg";
+import { type Kysely, sql } from "kysely";
+import type { SqlDialect } from "../db/open_database.ts";
+import {
+  changeBounds,
+  type ChangeEvent,
+  changeLogWriters,
+  CHANGES_CHANNEL,
+  readChanges,
+  readChangesAwaiting,
+} from "./log.ts";
+
+/** Receives each new batch of committed changes, oldest first. */
+export type ChangeListener = (events: readonly ChangeEvent[]) => void;
+
+/** Options of {@link ChangeFeed}. */
+export interface ChangeFeedOptions {
+  /** The database. */
+  // deno-lint-ignore no-explicit-any
+  readonly db: Kysely<any>;
+  /** Which database. */
+  readonly dialect: SqlDialect;
+  /** The database URL (PostgreSQL: the `LISTEN` connection opens it). */
+  readonly url: string;
+  /** How often the log is polled for other processes' writes (SQLite), in ms. */
+  readonly pollInterval: number;
+}
+
+const BATCH = 1000;
+// PostgreSQL: a poll in case a notification was missed (the LISTEN connection was down).
+const PG_SAFETY_POLL = 2000;
+// PostgreSQL: how soon a read waiting for a gap's writers to end tries again (their commit
+// normally wakes it first).
+const GAP_RETRY = 10;
+
+interface ListenClient {
+  readonly processID?: number | null;
+  connect(): Promise<void>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+}
+
+/**
+ * One process's view of the change log (see the module documentation). It starts reading
+ * when the first listener subscribes, from the log's newest seq at that moment.
+ *
+ * @example
+ * ```ts ignore
+ * const feed = new ChangeFeed({ db, dialect: "sqlite", url: ":memory:", pollInterval: 100 });
+ * const stop = await feed.subscribe((events) => console.log(events));
+ * stop();
+ * await feed.close();
+ * ```
+ */
+export class ChangeFeed {
+  readonly #options: ChangeFeedOptions;
+  readonly #listeners = new Set<ChangeListener>();
+  #position = 0;
+  #started: Promise<void> | null = null;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #listen: ListenClient | null = null;
+  #reconnect: ReturnType<typeof setTimeout> | undefined;
+  #gapRetry: ReturnType<typeof setTimeout> | undefined;
+  /** PostgreSQL: every seq up to this one is final (gaps below it stay empty). */
+  #final = 0;
+  /** PostgreSQL: the writers that could still fill a gap seen below `#pendingUpTo`. */
+  #writers: number[] | null = null;
+  #pendingUpTo = 0;
+  #announcing: Promise<void> | null = null;
+  #announceAgain = false;
+  #pumping: Promise<void> | null = null;
+  #again = false;
+  #closed = false;
+
+  /** Creates the feed (nothing runs until {@link ChangeFeed.subscribe}). */
+  constructor(options: ChangeFeedOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * PostgreSQL: the server process of the `LISTEN` connection, or null while it is down or
+   * before the feed starts (for tests that cut it).
+   */
+  get listenerPid(): number | null {
+    return this.#listen?.processID ?? null;
+  }
+
+  /** The seq of the newest change handed to listeners (0 before the feed starts). */
+  get position(): number {
+    return this.#position;
+  }
+
+  /**
+   * Adds `listener`; resolves, once the feed runs, to a function that removes it. The
+   * listener sees every change committed after the feed's position at that moment.
+   */
+  async subscribe(listener: ChangeListener): Promise<() => void> {
+    if (this.#closed) throw new Error("The change feed is closed");
+    this.#listeners.add(listener);
+    try {
+      await this.#start();
+    } catch (error) {
+      this.#listeners.delete(listener);
+      throw error;
+    }
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Reads the log now (a write of this process committed, or a notification came). */
+  wake(): void {
+    if (this.#closed || this.#started === null) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = this.#pump().finally(() => {
+      this.#pumping = null;
+    });
+  }
+
+  /**
+   * PostgreSQL: wakes every instance's feed (`NOTIFY`) after a write of this process
+   * committed. Sent after the commit rather than inside the write's transaction: a
+   * transaction that notifies holds a database-wide lock through its commit, which would
+   * make all writers commit one at a time. At most one is in flight; commits meanwhile share
+   * the next. Should one be lost (the process dies first), the others' safety poll reads
+   * the change within seconds.
+   */
+  announce(): void {
+    if (this.#options.dialect !== "postgres" || this.#closed) return;
+    if (this.#announcing) {
+      this.#announceAgain = true;
+      return;
+    }
+    this.#announcing = sql`select pg_notify(${CHANGES_CHANNEL}, '')`
+      .execute(this.#options.db).then(() => {}, () => {})
+      .finally(() => {
+        this.#announcing = null;
+        if (this.#announceAgain) {
+          this.#announceAgain = false;
+          this.announce();
+        }
+      });
+  }
+
+  /** Waits until what has been committed so far was read and handed out (for tests). */
+  async settle(): Promise<void> {
+    this.wake();
+    while (!this.#closed && (this.#pumping || this.#writers !== null)) {
+      if (this.#pumping) await this.#pumping;
+      else {
+        // A gap's writers are still running: read again once they may have ended.
+        await new Promise((resolve) => setTimeout(resolve, GAP_RETRY));
+        this.wake();
+      }
+    }
+  }
+
+  /** Stops reading and closes the `LISTEN` connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    clearTimeout(this.#reconnect);
+    clearTimeout(this.#gapRetry);
+    this.#listeners.clear();
+    await this.#started?.catch(() => {});
+    await this.#pumping;
+    while (this.#announcing) await this.#announcing;
+    const client = this.#listen;
+    this.#listen = null;
+    await client?.end().catch(() => {});
+  }
+
+  #start(): Promise<void> {
+    this.#started ??= this.#begin().catch((error) => {
+      this.#started = null;
+      throw error;
+    });
+    return this.#started;
+  }
+
+  async #begin(): Promise<void> {
+    const { db, dialect, pollInterval } = this.#options;
+    this.#position = (await changeBounds(db)).newest ?? 0;
+    if (dialect === "postgres") await this.#connectListener();
+    if (this.#closed) return;
+    this.#timer = setInterval(
+      () => this.wake(),
+      dialect === "postgres" ? PG_SAFETY_POLL : pollInterval,
+    );
+  }
+
+  async #connectListener(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.#options.url,
+    }) as unknown as ListenClient;
+    client.on("notification", () => this.wake());
+    client.on("error", () => this.#dropListener(client));
+    client.on("end", () => this.#dropListener(client));
+    await client.connect();
+    await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    if (this.#closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.#listen = client;
+  }
+
+  /** The LISTEN connection broke: reconnect after a pause, then catch up. */
+  #dropListener(client: ListenClient): void {
+    if (this.#listen !== client || this.#closed) return;
+    this.#listen = null;
+    client.end().catch(() => {});
+    const retry = () => {
+      this.#reconnect = undefined;
+      if (this.#closed) return;
+      this.#connectListener().then(() => this.wake(), () => {
+        this.#reconnect = setTimeout(retry, 1000);
+      });
+    };
+    this.#reconnect = setTimeout(retry, 1000);
+  }
+
+  async #pump(): Promise<void> {
+    do {
+      this.#again = false;
+      let events: ChangeEvent[];
+      try {
+        events = await this.#read();
+      } catch {
+        return; // the database is away: the next wake-up or poll tries again
+      }
+      if (events.length === 0 || this.#closed) continue;
+      this.#position = events[events.length - 1].seq;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener(events);
+        } catch (error) {
+          console.error("A change listener failed:", error);
+        }
+      }
+    } while (this.#again && !this.#closed);
+  }
+
+  /** The next changes to hand out, in seq order with no seq still to come below them. */
+  async #read(): Promise<ChangeEvent[]> {
+    const { db, dialect } = this.#options;
+    if (dialect !== "postgres") {
+      const events = await readChanges(db, this.#position, BATCH);
+      if (events.length === BATCH) this.#again = true;
+      return events;
+    }
+    const { events, waiting } = await readChangesAwaiting(
+      db,
+      this.#position,
+      BATCH,
+      this.#writers ?? [],
+    );
+    if (this.#writers !== null && !waiting) {
+      this.#final = Math.max(this.#final, this.#pendingUpTo);
+      this.#writers = null;
+    }
+    let last = this.#position;
+    let ready = 0;
+    for (const event of events) {
+      if (event.seq !== last + 1 && event.seq > this.#final) break;
+      last = event.seq;
+      ready++;
+    }
+    if (ready < events.length) {
+      if (this.#writers === null) {
+        // A gap: whoever could still fill it is writing now. Read again once they ended
+        // (at once when nobody is writing any more).
+        this.#writers = await changeLogWriters(db);
+        this.#pendingUpTo = events[events.length - 1].seq;
+        this.#again = true;
+      } else {
+        clearTimeout(this.#gapRetry);
+        this.#gapRetry = setTimeout(() => this.wake(), GAP_RETRY);
+      }
+    } else if (events.length === BATCH) {
+      this.#again = true;
+    }
+    return events.slice(0, ready);
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * The change log `_strata_changes`: one row per committed change of a record (create,
+ * update, delete), written in the write's own transaction, so nothing rolled back is ever
+ * announced and nothing committed is missed. Record hooks, realtime streams and `changes()`
+ * all read it by `seq`.
+ *
+ * A write queues its changes while its transaction runs; they are inserted as the
+ * transaction's last statement (see {@link writeChanges}). On SQLite one writer at a time
+ * holds the database, so seqs commit in order. On PostgreSQL concurrent writers take seqs
+ * without waiting for each other and may commit out of order: a reader therefore never
+ * steps over a missing seq until every transaction that could still commit it has ended
+ * (see {@link readChangesAwaiting} and {@link changeLogWriters}, used by the change feed).
+ *
+ * @module
+ */
+
+import { type Kysely, sql } from "kysely";
+import type { SqlDialect } from "../db/open_database.ts";
+import { createIfMissing } from "../db/create_if_missing.ts";
+
+/** The change log table. */
+export const CHANGES_TABLE = "_strata_changes";
+/** The single-row table whose update claims a prune of the log. */
+export const SWEEP_TABLE = "_strata_changes_sweep";
+/** The PostgreSQL notification channel a committed change wakes. */
+export const CHANGES_CHANNEL = "strata_changes";
+
+/**
+ * The hook naming the acting user of a write (synchronous: an object with its `UUID`, or
+ * `null` when unknown); the auth layer registers it.
+ */
+export const ACTOR_HOOK = "record:actor";
+
+/** What a change is: a record created, updated or deleted. */
+export type ChangeOp = "create" | "update" | "delete";
+
+/** One change, as a write queues it. */
+export interface ChangeEntry {
+  /** The collection's name (`Orders`). */
+  readonly collection: string;
+  /** The record's UUID. */
+  readonly uuid: string;
+  /** What happened. */
+  readonly op: ChangeOp;
+  /** Fields whose stored value changed (a translation write: its locale's fields). */
+  readonly changed: readonly string[];
+  /** The locale of a translation write, else `null`. */
+  readonly locale: string | null;
+  /** The acting user's UUID, or `null`. */
+  readonly actor: string | null;
+  /** When (epoch ms). */
+  readonly at: number;
+}
+
+/** One committed change, as read back from the log. */
+export interface ChangeEvent extends ChangeEntry {
+  /** The change's position in the log: monotonic, the event id. */
+  readonly seq: number;
+}
+
+// deno-lint-ignore no-explicit-any
+type AnyKysely = Kysely<any>;
+
+/**
+ * Creates the change log tables when missing; safe when several instances boot at once.
+ *
+ * @example
+ * ```ts ignore
+ * await ensureChangeLog(db, "sqlite");
+ * ```
+ */
+export async function ensureChangeLog(
+  db: AnyKysely,
+  dialect: SqlDialect,
+): Promise<void> {
+  await createIfMissing(() =>
+    db.schema.createTable(CHANGES_TABLE).ifNotExists()
+      // AUTOINCREMENT on SQLite: a seq is never reused, even once pruning emptied the log.
+      .addColumn(
+        "seq",
+        dialect === "postgres" ? "bigserial" : "integer",
+        (c) =>
+          dialect === "postgres"
+            ? c.primaryKey()
+            : c.primaryKey().autoIncrement(),
+      )
+      .addColumn("collection", "text", (c) => c.notNull())
+      .addColumn("uuid", "text", (c) => c.notNull())
+      .addColumn("op", "text", (c) => c.notNull())
+      .addColumn("at", "bigint", (c) => c.notNull())
+      .addColumn("changed", "text", (c) => c.notNull())
+      .addColumn("locale", "text")
+      .addColumn("actor", "text")
+      .execute()
+  );
+  await createIfMissing(() =>
+    db.schema.createIndex(`${CHANGES_TABLE}__at__idx`).ifNotExists()
+      .on(CHANGES_TABLE).column("at").execute()
+  );
+  await createIfMissing(() =>
+    db.schema.createTable(SWEEP_TABLE).ifNotExists()
+      .addColumn("id", "integer", (c) => c.primaryKey())
+      .addColumn("runAt", "bigint", (c) => c.notNull())
+      .execute()
+  );
+  await db.insertInto(SWEEP_TABLE).values({ id: 1, runAt: 0 })
+    .onConflict((oc) => oc.column("id").doNothing()).execute();
+}
+
+/**
+ * Appends `entries` to the log inside the transaction `trx`, as its last statement: nothing
+ * else, so a write costs one statement more and waits for no other writer. (The wake-up of
+ * other instances is sent after the commit: see `ChangeFeed.announce`.)
+ *
+ * @example
+ * ```ts ignore
+ * await writeChanges(trx, [{ collection: "Posts", uuid, op: "create", … }]);
+ * ```
+ */
+export async function writeChanges(
+  trx: AnyKysely,
+  entries: readonly ChangeEntry[],
+): Promise<void> {
+  for (let i = 0; i < entries.length; i += 500) {
+    const rows = entries.slice(i, i + 500).map((entry) => ({
+      collection: entry.collection,
+      uuid: entry.uuid,
+      op: entry.op,
+      at: entry.at,
+      changed: JSON.stringify(entry.changed),
+      locale: entry.locale,
+      actor: entry.actor,
+    }));
+    await trx.insertInto(CHANGES_TABLE).values(rows).execute();
+  }
+}
+
+function toEvent(row: Record<string, unknown>): ChangeEvent {
+  return {
+    seq: Number(row.seq),
+    collection: row.collection as string,
+    uuid: row.uuid as string,
+    op: row.op as ChangeOp,
+    at: Number(row.at),
+    changed: JSON.parse(row.changed as string),
+    locale: (row.locale ?? null) as string | null,
+    actor: (row.actor ?? null) as string | null,
+  };
+}
+
+/**
+ * The committed changes after `after` (a seq), oldest first, at most `limit`, and none past
+ * `until` when given. On PostgreSQL a reader of its own must bound its reads by the change
+ * feed's position (seqs at or below it are final; see the module documentation).
+ *
+ * @example
+ * ```ts ignore
+ * const events = await readChanges(db, 0, 100, data.feed.position);
+ * ```
+ */
+export async function readChanges(
+  db: AnyKysely,
+  after: number,
+  limit: number,
+  until?: number,
+): Promise<ChangeEvent[]> {
+  let query = db.selectFrom(CHANGES_TABLE).selectAll()
+    .where("seq", ">", after);
+  if (until !== undefined) query = query.where("seq", "<=", until);
+  const rows = await query.orderBy("seq").limit(limit)
+    .execute() as Record<string, unknown>[];
+  return rows.map(toEvent);
+}
+
+/**
+ * PostgreSQL: the committed changes after `after` like {@link readChanges}, and, in the same
+ * snapshot, whether any of the transactions `writers` (from {@link changeLogWriters}) is
+ * still in progress. Once none is, every seq those writers could have taken is final:
+ * committed and visible here, or rolled back for good.
+ *
+ * @example
+ * ```ts ignore
+ * const { events, waiting } = await readChangesAwaiting(db, 41, 1000, [731, 732]);
+ * ```
+ */
+export async function readChangesAwaiting(
+  db: AnyKysely,
+  after: number,
+  limit: number,
+  writers: readonly number[],
+): Promise<{ events: ChangeEvent[]; waiting: boolean }> {
+  // One statement, so the snapshot that answers "still in progress" is the one the rows
+  // were read in. Transaction ids compare by their 32-bit value (pg_locks shows those).
+  const { rows } = await sql<Record<string, unknown>>`
+    select w.waiting, c.* from (
+      select exists(
+        select 1 from pg_snapshot_xip(pg_current_snapshot()) as x(id)
+        where (x.id::text::bigint % 4294967296) = any(${[...writers]}::bigint[])
+      ) as waiting
+    ) as w left join lateral (
+      select * from ${sql.table(CHANGES_TABLE)} where seq > ${after}
+      order by seq limit ${limit}
+    ) as c on true`.execute(db);
+  return {
+    waiting: rows[0]?.waiting === true,
+    events: rows.filter((row) => row.seq !== null).map(toEvent),
+  };
+}
+
+/**
+ * PostgreSQL: the transactions now writing to this schema's change log (holding its table
+ * lock, which a writer takes before its seqs and keeps until it ends). A seq missing below
+ * a visible one can only belong to one of them, or to a transaction already ended.
+ *
+ * @example
+ * ```ts ignore
+ * const writers = await changeLogWriters(db);
+ * ```
+ */
+export async function changeLogWriters(db: AnyKysely): Promise<number[]> {
+  const { rows } = await sql<{ id: string | number }>`
+    select distinct x.transactionid::text::bigint as id
+    from pg_locks as l join pg_locks as x
+      on x.virtualtransaction = l.virtualtransaction and x.locktype = 'transactionid'
+    where l.locktype = 'relation'
+      and l.database = (select oid from pg_database where datname = current_database())
+      and l.relation = to_regclass(${CHANGES_TABLE})`.execute(db);
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * The smallest and largest seq still kept (`null` when the log is empty).
+ *
+ * @example
+ * ```ts ignore
+ * const { oldest, newest } = await changeBounds(db);
+ * ```
+ */
+export async function changeBounds(
+  db: AnyKysely,
+): Promise<{ oldest: number | null; newest: number | null }> {
+  const row = await db.selectFrom(CHANGES_TABLE)
+    .select([
+      sql<number | null>`min(seq)`.as("oldest"),
+      sql<number | null>`max(seq)`.as("newest"),
+    ]).executeTakeFirst() as Record<string, unknown> | undefined;
+  const num = (v: unknown) => v === null || v === undefined ? null : Number(v);
+  return { oldest: num(row?.oldest), newest: num(row?.newest) };
+}
+
+/** How long changes are kept. */
+export interface Retention {
+  /** Changes older than this many ms are pruned. */
+  readonly maxAge: number;
+  /** At most this many rows are kept (the newest). */
+  readonly maxRows: number;
+}
+
+/**
+ * Prunes the log when no instance did within `every` ms: the claim is one conditional
+ * update of the sweep row, so N instances prune once. Resolves to whether this call pruned.
+ *
+ * @example
+ * ```ts ignore
+ * await pruneChanges(db, Date.now(), { maxAge: 86_400_000, maxRows: 1_000_000 }, 60_000);
+ * ```
+ */
+export async function pruneChanges(
+  db: AnyKysely,
+  now: number,
+  retention: Retention,
+  every: number,
+): Promise<boolean> {
+  const claimed = await db.updateTable(SWEEP_TABLE).set({ runAt: now })
+    .where("id", "=", 1).where("runAt", "<=", now - every)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return false;
+  await db.deleteFrom(CHANGES_TABLE).where("at", "<", now - retention.maxAge)
+    .execute();
+  const { newest } = await changeBounds(db);
+  if (newest !== null && newest > retention.maxRows) {
+    await db.deleteFrom(CHANGES_TABLE)
+      .where("seq", "<=", newest - retention.maxRows).execute();
+  }
+  return true;
+}

@@ -1,0 +1,84 @@
+/**
+ * Boot check of field defaults: a fixed default is run through its own field type's
+ * sanitizers and validators, so a default the field refuses (a `select` default outside its
+ * choices, `"zero"` for an integer, `""` for a text) fails the boot naming `Collection.field`
+ * instead of failing every later create on a field the client never sent. Default functions
+ * are called per write and are not checked here.
+ *
+ * @module
+ */
+import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
+import type { FieldContext, ValidationIssue } from "./define.ts";
+import { renderDefaultMessage } from "./messages.ts";
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** The refusal of `field`'s fixed default, or `undefined` when it passes (or cannot be judged now). */
+function refusalOf(field: ResolvedField): string | undefined {
+  const fallback = field.options.default;
+  if (fallback === undefined || typeof fallback === "function") return;
+  if (fallback === null) {
+    return field.nullable ? undefined : renderDefaultMessage("required", {});
+  }
+  const fctx: FieldContext = {
+    collection: field.collection,
+    field: field.name,
+    path: field.name,
+    operation: "create",
+    locale: "",
+    input: {},
+    options: field.options,
+    query: () => {
+      throw new Error("No queries while checking a default");
+    },
+  };
+  let value = field.defaultValue();
+  try {
+    for (const sanitize of field.typeSanitizers) {
+      const next = sanitize(value, fctx);
+      if (isThenable(next)) return;
+      value = next;
+    }
+    for (const validate of field.typeValidators) {
+      const issue = validate(value, fctx);
+      if (isThenable(issue)) return;
+      if (issue !== undefined && issue !== null) {
+        const refusal = issue as ValidationIssue;
+        return typeof refusal === "string"
+          ? renderDefaultMessage(refusal, {})
+          : renderDefaultMessage(refusal.key, refusal.params ?? {});
+      }
+    }
+  } catch {
+    // A validator that needs a request or the database is judged at write time.
+    return;
+  }
+  return;
+}
+
+/**
+ * Throws for the first fixed default its own field refuses: `Posts.status: the default
+ * "gone" is refused (…)`.
+ *
+ * @example
+ * ```ts ignore
+ * checkFieldDefaults(collections.values());
+ * ```
+ */
+export function checkFieldDefaults(
+  collections: Iterable<ResolvedCollection>,
+): void {
+  for (const collection of collections) {
+    for (const field of collection.fieldList) {
+      const refusal = refusalOf(field);
+      if (refusal === undefined) continue;
+      throw new Error(
+        `${collection.name}.${field.name}: the default ${
+          JSON.stringify(field.options.default)
+        } is refused by the field itself (${refusal}); change the default or the field's options`,
+      );
+    }
+  }
+}

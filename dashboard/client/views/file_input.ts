@@ -1,0 +1,183 @@
+/// <reference no-default-lib="true" />
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/// <reference lib="esnext" />
+// File fields as a drop zone: choose or drop files, each uploaded first (`POST /files`) with
+// its progress shown, images as thumbnails, every file removable; the record write then names
+// the uploads' UUIDs.
+import { h, type Props } from "../dom.ts";
+import type { Dashboard } from "../context.ts";
+import type { Collection, Field } from "../types.ts";
+import type { InputValue } from "../values.ts";
+
+/** A stored or uploaded file as reads describe it. */
+interface Descriptor {
+  readonly UUID: string;
+  readonly name: string;
+  readonly type?: string;
+  readonly url?: string;
+}
+
+/** A file control's element, its input, and how to read what it holds. */
+export interface FileControl {
+  readonly control: HTMLElement;
+  readonly input: HTMLInputElement;
+  read(): InputValue;
+}
+
+function descriptors(value: unknown): Descriptor[] {
+  const items = Array.isArray(value) ? value : value ? [value] : [];
+  return items.filter(function (item): item is Descriptor {
+    return item !== null && typeof item === "object" &&
+      typeof (item as Descriptor).UUID === "string";
+  });
+}
+
+/** Builds the drop zone of a `file` or `files` field. */
+export function fileControl(
+  app: Dashboard,
+  collection: Collection,
+  field: Field,
+  value: unknown,
+  attributes: Props,
+): FileControl {
+  const t = app.t;
+  const multiple = field.kind === "files";
+  let files = descriptors(value);
+  let pending = 0;
+  const list = h("ul", {
+    class: "file-list",
+    "data-testid": "files-" + field.name,
+  });
+  const input = h("input", {
+    ...attributes,
+    type: "file",
+    multiple,
+    class: "file-input",
+  });
+  const status = h("p", { class: "hint", role: "status" });
+  const zone = h(
+    "div",
+    { class: "dropzone", "data-testid": "dropzone-" + field.name },
+    list,
+    input,
+    h("p", { class: "hint" }, t("dropFiles")),
+    status,
+  );
+
+  function render(): void {
+    list.replaceChildren(...files.map(function (file) {
+      const image = file.type?.startsWith("image/") && file.url;
+      return h(
+        "li",
+        { class: "file", "data-testid": "file", "data-uuid": file.UUID },
+        image
+          ? h("img", {
+            src: app.base + file.url,
+            alt: "",
+            class: "thumb",
+            "data-testid": "thumbnail",
+          })
+          : null,
+        h("span", { class: "chip-name" }, file.name),
+        h("button", {
+          type: "button",
+          class: "chip-button",
+          "aria-label": t("remove", { name: file.name }),
+          "data-testid": "file-remove",
+          onclick: function () {
+            files = files.filter(function (item) {
+              return item.UUID !== file.UUID;
+            });
+            render();
+            input.focus();
+          },
+        }, "×"),
+      );
+    }));
+    list.hidden = files.length === 0;
+  }
+
+  // An upload through XMLHttpRequest: the one request the client library does not make,
+  // because fetch cannot report upload progress.
+  function upload(file: File): void {
+    const progress = h("progress", {
+      max: 100,
+      value: 0,
+      "aria-label": file.name,
+      "data-testid": "upload-progress",
+    });
+    const row = h("li", { class: "file uploading" }, file.name, progress);
+    list.append(row);
+    list.hidden = false;
+    pending++;
+    const request = new XMLHttpRequest();
+    const query = "?collection=" + encodeURIComponent(collection.name) +
+      "&field=" + encodeURIComponent(field.name);
+    request.open("POST", app.base + "/files" + query);
+    request.responseType = "json";
+    request.setRequestHeader("accept-language", app.state.language);
+    request.upload.addEventListener("progress", function (event) {
+      if (event.lengthComputable) {
+        progress.value = Math.round(event.loaded / event.total * 100);
+      }
+    });
+    request.addEventListener("loadend", function () {
+      pending--;
+      row.remove();
+      const body = request.response as
+        | (Descriptor & { message?: string })
+        | null;
+      if (request.status === 201 && body && typeof body.UUID === "string") {
+        files = multiple ? files.concat([body]) : [body];
+        status.textContent = t("uploaded", { name: file.name });
+      } else {
+        status.textContent = body?.message || t("error");
+      }
+      render();
+    });
+    const form = new FormData();
+    form.set("file", file, file.name);
+    request.send(form);
+  }
+
+  function take(list: FileList | null): void {
+    const chosen = [...(list ?? [])];
+    for (const file of multiple ? chosen : chosen.slice(0, 1)) upload(file);
+  }
+
+  input.addEventListener("change", function () {
+    take(input.files);
+    input.value = "";
+  });
+  zone.addEventListener("dragover", function (event) {
+    event.preventDefault();
+    zone.classList.add("dragging");
+  });
+  zone.addEventListener("dragleave", function () {
+    zone.classList.remove("dragging");
+  });
+  zone.addEventListener("drop", function (event) {
+    event.preventDefault();
+    zone.classList.remove("dragging");
+    take(event.dataTransfer?.files ?? null);
+  });
+  render();
+  return {
+    control: zone,
+    input,
+    read(): InputValue {
+      const uuids = files.map(function (file) {
+        return file.UUID;
+      });
+      // While an upload runs the value is not final: the save waits for it (see busy).
+      return multiple
+        ? { empty: uuids.length === 0, value: uuids, busy: pending > 0 }
+        : {
+          empty: uuids.length === 0,
+          value: uuids[0] ?? null,
+          busy: pending > 0,
+        };
+    },
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * A streaming `multipart/form-data` reader: parts come one at a time, each with a body stream
+ * that yields its bytes as they arrive (nothing is buffered whole). A part's body must be
+ * read to its end (or cancelled) before the next part is asked for.
+ *
+ * @module
+ */
+
+import { badRequest } from "../router/errors.ts";
+
+/** One part of a multipart body. */
+export interface MultipartPart {
+  /** The form field name (`name` of `Content-Disposition`). */
+  readonly name: string;
+  /** The client's file name, or `null` for a plain field. */
+  readonly filename: string | null;
+  /** The part's `Content-Type`, or `null`. */
+  readonly contentType: string | null;
+  /** The part's bytes. */
+  readonly body: ReadableStream<Uint8Array>;
+}
+
+/** Limits of {@link readMultipart}. */
+export interface MultipartLimits {
+  /** Most parts (default 100). */
+  readonly maxParts?: number;
+  /** Largest header block of one part in bytes (default 8 KiB). */
+  readonly maxHeaderBytes?: number;
+}
+
+const CRLF = new Uint8Array([13, 10]);
+const HEADER_END = new Uint8Array([13, 10, 13, 10]);
+const encoder = new TextEncoder();
+
+function malformed(message: string): Error {
+  return badRequest(message, undefined, { messageKey: "errors.badRequest" });
+}
+
+/**
+ * The boundary of a `multipart/form-data` content type, or `null` when the type is another.
+ *
+ * @example
+ * ```ts
+ * import { multipartBoundary } from "./multipart.ts";
+ * multipartBoundary('multipart/form-data; boundary="abc"'); // "abc"
+ * multipartBoundary("application/json"); // null
+ * ```
+ */
+export function multipartBoundary(contentType: string | null): string | null {
+  if (contentType === null) return null;
+  const [type, ...params] = contentType.split(";");
+  if (type.trim().toLowerCase() !== "multipart/form-data") return null;
+  for (const param of params) {
+    const eq = param.indexOf("=");
+    if (eq === -1) continue;
+    if (param.slice(0, eq).trim().toLowerCase() !== "boundary") continue;
+    let value = param.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) {
+      value = value.slice(1, -1);
+    }
+    if (value === "" || value.length > 70) break;
+    return value;
+  }
+  throw malformed("The multipart body has no valid boundary");
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+  const first = needle[0];
+  const last = haystack.length - needle.length;
+  for (let i = haystack.indexOf(first, from); i !== -1 && i <= last;) {
+    let j = 1;
+    while (j < needle.length && haystack[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+    i = haystack.indexOf(first, i + 1);
+  }
+  return -1;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function parseDisposition(
+  value: string,
+): { name: string; filename: string | null } {
+  const [kind, ...rest] = value.split(";");
+  if (kind.trim().toLowerCase() !== "form-data") {
+    throw malformed("A multipart part is not form-data");
+  }
+  let name: string | null = null;
+  let filename: string | null = null;
+  let starred: string | null = null;
+  const re = /\s*([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
+  const text = rest.join(";");
+  for (const match of text.matchAll(re)) {
+    const key = match[1].toLowerCase();
+    let raw = match[2].trim();
+    if (raw.startsWith('"')) raw = raw.slice(1, -1).replace(/\\(.)/g, "$1");
+    if (key === "name") name = raw;
+    else if (key === "filename") filename = raw;
+    else if (key === "filename*") {
+      const at = raw.indexOf("''");
+      try {
+        starred = decodeURIComponent(at === -1 ? raw : raw.slice(at + 2));
+      } catch {
+        throw malformed("A multipart part has a malformed file name");
+      }
+    }
+  }
+  if (name === null) throw malformed("A multipart part has no name");
+  return { name, filename: starred ?? filename };
+}
+
+/**
+ * Reads the parts of a `multipart/form-data` body one by one (see the module documentation);
+ * a malformed body throws a 400 `HTTPError`.
+ *
+ * @example
+ * ```ts
+ * import { readMultipart } from "./multipart.ts";
+ * const form = new FormData();
+ * form.set("data", "{}");
+ * const request = new Request("http://x/", { method: "POST", body: form });
+ * const boundary = request.headers.get("content-type")!.split("boundary=")[1];
+ * for await (const part of readMultipart(request.body!, boundary)) {
+ *   console.log(part.name, await new Response(part.body).text()); // data {}
+ * }
+ * ```
+ */
+export async function* readMultipart(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+  limits: MultipartLimits = {},
+): AsyncGenerator<MultipartPart, void, undefined> {
+  const maxParts = limits.maxParts ?? 100;
+  const maxHeaderBytes = limits.maxHeaderBytes ?? 8192;
+  const delimiter = encoder.encode(`\r\n--${boundary}`);
+  const reader = body.getReader();
+  // The body's first delimiter has no CRLF before it: add one so every delimiter looks alike.
+  let buffer: Uint8Array = CRLF;
+  let ended = false;
+  const more = async (): Promise<boolean> => {
+    if (ended) return false;
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      return false;
+    }
+    buffer = concat(buffer, value);
+    return true;
+  };
+  try {
+    // Skip the preamble up to the first delimiter.
+    while (true) {
+      const at = indexOf(buffer, delimiter);
+      if (at !== -1) {
+        buffer = buffer.subarray(at + delimiter.length);
+        break;
+      }
+      if (buffer.length > delimiter.length) {
+        buffer = buffer.subarray(buffer.length - delimiter.length);
+      }
+      if (!await more()) throw malformed("The multipart body has no parts");
+    }
+    for (let count = 0;; count++) {
+      while (buffer.length < 2) {
+        if (!await more()) throw malformed("The multipart body ends early");
+      }
+      if (buffer[0] === 45 && buffer[1] === 45) return; // "--": the closing delimiter
+      // Transport padding may follow a delimiter before its CRLF.
+      let lineEnd = indexOf(buffer, CRLF);
+      while (lineEnd === -1) {
+        if (buffer.length > 256 || !await more()) {
+          throw malformed("The multipart body has a malformed delimiter");
+        }
+        lineEnd = indexOf(buffer, CRLF);
+      }
+      if (count >= maxParts) {
+        throw malformed("The multipart body has too many parts");
+      }
+      buffer = buffer.subarray(lineEnd + 2);
+      let headerEnd = indexOf(concat(CRLF, buffer), HEADER_END);
+      while (headerEnd === -1) {
+        if (buffer.length > maxHeaderBytes || !await more()) {
+          throw malformed("A multipart part has malformed headers");
+        }
+        headerEnd = indexOf(concat(CRLF, buffer), HEADER_END);
+      }
+      // Measured on CRLF + buffer: an empty header block is just the blank line.
+      const headerText = new TextDecoder().decode(
+        buffer.subarray(0, Math.max(0, headerEnd - 2)),
+      );
+      buffer = buffer.subarray(headerEnd + 2);
+      let disposition: string | null = null;
+      let contentType: string | null = null;
+      for (const line of headerText.split("\r\n")) {
+        if (line === "") continue;
+        const colon = line.indexOf(":");
+        if (colon === -1) {
+          throw malformed("A multipart part has a malformed header");
+        }
+        const key = line.slice(0, colon).trim().toLowerCase();
+        const value = line.slice(colon + 1).trim();
+        if (key === "content-disposition") disposition = value;
+        else if (key === "content-type") contentType = value;
+      }
+      if (disposition === null) {
+        throw malformed("A multipart part has no Content-Disposition");
+      }
+      const { name, filename } = parseDisposition(disposition);
+      let done = false;
+      let failure: unknown = null;
+      // The next bytes of the part, or `null` at its end (the delimiter is consumed).
+      const next = async (): Promise<Uint8Array | null> => {
+        while (true) {
+          const at = indexOf(buffer, delimiter);
+          if (at !== -1) {
+            const chunk = buffer.subarray(0, at);
+            buffer = buffer.subarray(at + delimiter.length);
+            done = true;
+            return chunk;
+          }
+          // Everything but a possible start of the delimiter can go out now.
+          const safe = buffer.length - (delimiter.length - 1);
+          if (safe > 0) {
+            const chunk = buffer.subarray(0, safe);
+            buffer = buffer.subarray(safe);
+            return chunk;
+          }
+          // A short tail is left: look for a delimiter that starts in it across the next
+          // chunk's first bytes, without copying that chunk (file bytes are never copied).
+          const read = ended ? { done: true as const } : await reader.read();
+          if (read.done) {
+            ended = true;
+            throw malformed("The multipart body ends inside a part");
+          }
+          const value = read.value;
+          if (value.length < delimiter.length) {
+            // A short chunk: a delimiter may span it and the next, so gather (cheap here).
+            buffer = concat(buffer, value);
+            continue;
+          }
+          const joint = concat(buffer, value.subarray(0, delimiter.length));
+          const at2 = indexOf(joint, delimiter);
+          if (at2 !== -1 && at2 < buffer.length) {
+            const chunk = buffer.subarray(0, at2);
+            buffer = value.subarray(at2 + delimiter.length - buffer.length);
+            done = true;
+            return chunk;
+          }
+          const tail = buffer;
+          buffer = value;
+          if (tail.length > 0) return tail;
+        }
+      };
+      const partBody = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            if (done) {
+              controller.close();
+              return;
+            }
+            const chunk = await next();
+            if (chunk !== null && chunk.length > 0) controller.enqueue(chunk);
+            if (done) controller.close();
+          } catch (error) {
+            failure = error;
+            controller.error(error);
+          }
+        },
+      }, { highWaterMark: 0 });
+      yield { name, filename, contentType, body: partBody };
+      if (failure) throw failure;
+      // The consumer stopped early (or cancelled): skip the rest of the part.
+      while (!done) await next();
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
