@@ -37,6 +37,8 @@ export const DEFAULT_MESSAGES: Readonly<Record<string, string>> = Object.freeze(
     nulCharacter: "Must not contain the NUL character",
     tooLongForIndex: "Too long for an indexed field (at most {max} bytes)",
     fileNotFound: "This file does not exist or cannot be used here",
+    fileOfOneRecord:
+      "A file belongs to one record: set files on one record at a time",
     invalidFileType: "This type of file is not accepted",
     tooManyFiles: "At most {max} files",
     tooFewFiles: "At least {min} files",

@@ -1,9 +1,11 @@
 /**
  * The sweeper: deletes unattached uploads older than `uploads.orphanTtl` and files whose
- * record or field value went away. Every instance runs it; a file is claimed through the
- * database (a conditional update only one instance wins) before it is deleted, and a file a
- * committed record still references is never deleted (checked by a fresh statement after the
- * claim, and put back if so).
+ * record or field value went away, including the files of a field (or collection) removed
+ * from its definition. Every instance runs it; a file is claimed through the database (a
+ * conditional update only one instance wins) before it is deleted, and a file a committed
+ * record still holds in any file field is never deleted (checked by fresh statements after
+ * the claim, and put back under that record if so). One sweep looks at a bounded batch of
+ * files; each kind of candidate is found by the database, so every sweep makes progress.
  *
  * @module
  */
@@ -24,7 +26,7 @@ import type { StorageDriver } from "./storage/driver.ts";
 
 /** A claim older than this is another instance's that died: it may be taken over. */
 const STALE_CLAIM = 10 * 60_000;
-/** Files looked at per sweep (the next sweep takes the rest). */
+/** Files looked at per sweep by default (the next sweep takes the rest). */
 const BATCH = 200;
 
 /** What a sweep needs. */
@@ -36,6 +38,15 @@ export interface SweepContext {
   readonly collections: ReadonlyMap<string, ResolvedCollection>;
   readonly now: () => number;
   readonly orphanTtl: number;
+  /** The most files one sweep looks at (and so deletes); default 200. */
+  readonly batch?: number;
+}
+
+/** Where a committed record holds a file: the owner it is put back under. */
+interface Holder {
+  readonly collection: string;
+  readonly field: string;
+  readonly record: string;
 }
 
 function fileFields(
@@ -54,35 +65,59 @@ function fileFields(
 function holds(
   dialect: SqlDialect,
   field: ResolvedField,
-  uuid: ReturnType<typeof sql.ref> | string,
+  uuid: ReturnType<typeof sql.ref>,
 ) {
   const column = sql.ref(`m.${field.name}`);
-  const value = typeof uuid === "string" ? sql`${uuid}` : uuid;
-  if (field.kind === "file") return sql`${column} = ${value}`;
+  if (field.kind === "file") return sql`${column} = ${uuid}`;
   return dialect === "postgres"
-    ? sql`${column} @> jsonb_build_array(${value}::text)`
-    : sql`exists (select 1 from json_each(${column}) as e where e.value = ${value})`;
+    ? sql`${column} @> jsonb_build_array(${uuid}::text)`
+    : sql`exists (select 1 from json_each(${column}) as e where e.value = ${uuid})`;
 }
 
-/** Whether a committed record holds file `row` in its field now. */
-async function referenced(ctx: SweepContext, row: FileRow): Promise<boolean> {
-  if (row.record === null) return false;
-  const collection = ctx.collections.get(row.collection);
-  const field = collection?.fields.get(row.field);
-  if (
-    !collection || !field || (field.kind !== "file" && field.kind !== "files")
-  ) {
-    return false;
+/**
+ * The files among `uuids` a committed record holds in any file field of any collection (not
+ * only the field a file was uploaded for: a field renamed by hand, a value copied between
+ * records), each with one of its holders. One statement per file field.
+ */
+async function heldFiles(
+  ctx: SweepContext,
+  uuids: readonly string[],
+): Promise<Map<string, Holder[]>> {
+  const held = new Map<string, Holder[]>();
+  if (uuids.length === 0) return held;
+  const wanted = sql.join(uuids);
+  for (const field of fileFields(ctx.collections)) {
+    const table = sql.table(ctx.collections.get(field.collection)!.table);
+    const column = sql.ref(`m.${field.name}`);
+    const query = field.kind === "file"
+      ? sql<{ record: string; file: string }>`select m."UUID" as record,
+          ${column} as file from ${table} as m where ${column} in (${wanted})`
+      : ctx.dialect === "postgres"
+      ? sql<{ record: string; file: string }>`select m."UUID" as record,
+          e.value as file from ${table} as m
+          cross join lateral jsonb_array_elements_text(${column}) as e(value)
+          where e.value in (${wanted})`
+      : sql<{ record: string; file: string }>`select m."UUID" as record,
+          e.value as file from ${table} as m, json_each(${column}) as e
+          where e.value in (${wanted})`;
+    for (const row of (await query.execute(ctx.db)).rows) {
+      const list = held.get(row.file) ?? [];
+      list.push({
+        collection: field.collection,
+        field: field.name,
+        record: row.record,
+      });
+      held.set(row.file, list);
+    }
   }
-  const found = await sql`select 1 as one from ${
-    sql.table(collection.table)
-  } as m
-    where m."UUID" = ${row.record} and ${holds(ctx.dialect, field, row.UUID)}`
-    .execute(ctx.db);
-  return found.rows.length > 0;
+  return held;
 }
 
-async function candidates(ctx: SweepContext, now: number): Promise<FileRow[]> {
+async function candidates(
+  ctx: SweepContext,
+  now: number,
+  batch: number,
+): Promise<FileRow[]> {
   const stale = now - STALE_CLAIM;
   const claimable = sql<
     SqlBool
@@ -98,12 +133,13 @@ async function candidates(ctx: SweepContext, now: number): Promise<FileRow[]> {
       ])
     )
     .where(claimable)
-    .limit(BATCH).execute();
+    .limit(batch).execute();
   const out = rows.map((r) => fileRowOf(r as Record<string, unknown>));
   // Attached files whose record or field value went away (a delete, a write that bypassed the
-  // data layer, a field dropped from its collection).
-  for (const field of fileFields(ctx.collections)) {
-    if (out.length >= BATCH) break;
+  // data layer).
+  const fields = fileFields(ctx.collections);
+  for (const field of fields) {
+    if (out.length >= batch) return out;
     const collection = ctx.collections.get(field.collection)!;
     const lost = await sql`select f.* from ${sql.table(FILES_TABLE)} as f
       where f.state = 'attached' and f.collection = ${field.collection}
@@ -112,29 +148,35 @@ async function candidates(ctx: SweepContext, now: number): Promise<FileRow[]> {
         where m."UUID" = f.record and ${
       holds(ctx.dialect, field, sql.ref("f.UUID"))
     })
-      limit ${BATCH - out.length}`.execute(ctx.db);
+      limit ${batch - out.length}`.execute(ctx.db);
     for (const raw of lost.rows) {
       out.push(fileRowOf(raw as Record<string, unknown>));
     }
   }
-  const known = new Set(
-    fileFields(ctx.collections).map((f) => `${f.collection}.${f.name}`),
-  );
-  if (out.length < BATCH) {
-    // Files of fields no longer defined.
-    const rest = await ctx.db.selectFrom(FILES_TABLE).selectAll()
-      .where("state", "=", "attached").where(claimable)
-      .limit(BATCH * 4).execute();
-    for (const raw of rest) {
-      const row = fileRowOf(raw as Record<string, unknown>);
-      if (!known.has(`${row.collection}.${row.field}`)) out.push(row);
-    }
+  if (out.length >= batch) return out;
+  // Attached files of a field (or collection) no longer defined, found by the database so
+  // that however many files the defined fields hold, every sweep reaches these.
+  const orphaned = await ctx.db.selectFrom(FILES_TABLE).selectAll()
+    .where("state", "=", "attached").where(claimable)
+    .where((eb) =>
+      eb.not(eb.or(fields.map((field) =>
+        eb.and([
+          eb("collection", "=", field.collection),
+          eb("field", "=", field.name),
+        ])
+      )))
+    )
+    .limit(batch - out.length).execute();
+  for (const raw of orphaned) {
+    out.push(fileRowOf(raw as Record<string, unknown>));
   }
   return out;
 }
 
 /**
- * Runs one sweep; answers how many files were deleted.
+ * Runs one sweep; answers how many files were deleted. One sweep looks at `batch` files at
+ * most (the next sweep takes the rest). A claimed file a committed record still holds, in any
+ * file field, is put back under that record instead of deleted.
  *
  * @example
  * ```ts ignore
@@ -143,8 +185,8 @@ async function candidates(ctx: SweepContext, now: number): Promise<FileRow[]> {
  */
 export async function sweepFiles(ctx: SweepContext): Promise<number> {
   const now = ctx.now();
-  let deleted = 0;
-  for (const row of await candidates(ctx, now)) {
+  const claimed: FileRow[] = [];
+  for (const row of await candidates(ctx, now, ctx.batch ?? BATCH)) {
     const claim = await ctx.db.updateTable(FILES_TABLE)
       .set({ claimedAt: now })
       .where("UUID", "=", row.UUID)
@@ -155,21 +197,35 @@ export async function sweepFiles(ctx: SweepContext): Promise<number> {
         })`,
       )
       .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) continue;
-    if (row.state !== "pending" && await referenced(ctx, row)) {
+    if (Number(claim.numUpdatedRows) === 1) claimed.push(row);
+  }
+  // Checked after the claim, by fresh statements: a record committed before holds it.
+  const held = await heldFiles(ctx, claimed.map((row) => row.UUID));
+  let deleted = 0;
+  for (const row of claimed) {
+    const holders = held.get(row.UUID);
+    if (holders) {
+      const owner = holders.find((h) =>
+        h.collection === row.collection && h.field === row.field &&
+        h.record === row.record
+      ) ?? holders[0];
       await ctx.db.updateTable(FILES_TABLE)
-        .set({ state: "attached", claimedAt: null })
-        .where("UUID", "=", row.UUID).execute();
+        .set({ ...owner, state: "attached", claimedAt: null })
+        .where("UUID", "=", row.UUID).where("claimedAt", "=", now).execute();
       continue;
     }
-    const fresh = await ctx.db.selectFrom(FILES_TABLE).select("variants")
-      .where("UUID", "=", row.UUID).executeTakeFirst();
+    // The row goes first, only while still claimed and in the state it was claimed in: a
+    // write that attached a pending upload meanwhile keeps it; a write after this finds no
+    // upload to attach. Storage follows (a failure there leaves bytes, never a row without).
+    const gone = await ctx.db.deleteFrom(FILES_TABLE)
+      .where("UUID", "=", row.UUID).where("claimedAt", "=", now)
+      .where("state", "=", row.state)
+      .returning("variants").executeTakeFirst();
+    if (!gone) continue;
     const variants: string[] = JSON.parse(
-      (fresh?.variants as string | undefined) ?? "[]",
+      (gone.variants as string | undefined) ?? "[]",
     );
     for (const key of [...variants, row.key]) await ctx.storage.delete(key);
-    await ctx.db.deleteFrom(FILES_TABLE)
-      .where("UUID", "=", row.UUID).where("claimedAt", "=", now).execute();
     deleted++;
   }
   return deleted;

@@ -63,7 +63,8 @@ function fileValues(
 
 /**
  * Refuses (`fileNotFound`) file UUIDs a write may not use; `rows` are the records an update
- * rewrites (`null` on create).
+ * rewrites (`null` on create). An update of several records naming files in a file field is
+ * refused with `fileOfOneRecord` (a file belongs to one record).
  *
  * @example
  * ```ts ignore
@@ -80,17 +81,18 @@ export async function checkFileValues(
   const actor = ctx.actingUser()?.UUID ?? null;
   for (const [field, ids] of fileValues(values)) {
     if (ids.length === 0 || Object.hasOwn(errors, field.name)) continue;
-    // One file belongs to one record: only a single target keeps its current files.
+    // One file belongs to one record field value: an update of several records may clear
+    // a file field (null, []) but not name files in it, not even the ones a record holds.
+    if (rows !== null && rows.length > 1) {
+      errors[field.name] = ctx.render("fileOfOneRecord", {});
+      noteErrorCode(errors, field.name, "fileOfOneRecord");
+      continue;
+    }
     const current = new Set(
       rows?.length === 1 ? storedIds(field, rows[0].values[field.name]) : [],
     );
     const wanted = ids.filter((id) => !current.has(id));
     if (wanted.length === 0) continue;
-    if (rows !== null && rows.length > 1) {
-      errors[field.name] = ctx.render("fileNotFound", {});
-      noteErrorCode(errors, field.name, "fileNotFound");
-      continue;
-    }
     const found = await ctx.executor().selectFrom(FILES_TABLE)
       .select(["UUID", "uploader"])
       .where("UUID", "in", wanted)
