@@ -233,26 +233,87 @@ const u24le = (b: Uint8Array, at: number) =>
 const u32be = (b: Uint8Array, at: number) =>
   ((b[at] << 24) >>> 0) + ((b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]);
 
-function jpegSize(b: Uint8Array): ImageSize | null {
-  let at = 2;
-  while (at + 9 < b.length) {
-    if (b[at] !== 0xff) return null;
-    const marker = b[at + 1];
-    if (marker === 0xff) {
-      at++;
-      continue;
-    }
-    const length = u16be(b, at + 2);
-    // SOF0..SOF15 carry the frame size, except DHT (C4), JPG (C8) and DAC (CC).
-    if (
-      marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 &&
-      marker !== 0xcc
-    ) {
-      return { height: u16be(b, at + 5), width: u16be(b, at + 7) };
-    }
-    at += 2 + length;
+/** Markers without a length: TEM, RST0..RST7 and SOI. */
+function standalone(marker: number): boolean {
+  return marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8);
+}
+
+/** SOF0..SOF15 carry the frame size, except DHT (C4), JPG (C8) and DAC (CC). */
+function startOfFrame(marker: number): boolean {
+  return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 &&
+    marker !== 0xc8 && marker !== 0xcc;
+}
+
+/**
+ * Finds a JPEG's frame size (its SOF marker) in a stream, wherever the marker sits: segments
+ * before it (APPn of any size, DQT, DHT, COM) are skipped by their lengths, not kept, so the
+ * scan holds a few bytes whatever the file. It ends at the SOF, at the start of the entropy
+ * coded data (SOS) or at bytes that are no marker.
+ *
+ * @example
+ * ```ts
+ * import { JpegSizeScanner } from "./sniff.ts";
+ * const scanner = new JpegSizeScanner();
+ * scanner.feed(new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0, 11, 8, 0, 120]));
+ * scanner.feed(new Uint8Array([0, 160, 3]));
+ * scanner.size; // { width: 160, height: 120 }
+ * ```
+ */
+export class JpegSizeScanner {
+  /** Bytes of the segment being skipped still to come. */
+  #skip = 0;
+  /** The marker header read so far (at most 9 bytes: FF, marker, length, SOF fields). */
+  #header: number[] = [];
+  #done = false;
+  #size: ImageSize | null = null;
+
+  /** Whether the scan has ended (with or without a size). */
+  get done(): boolean {
+    return this.#done;
   }
-  return null;
+
+  /** The frame size once found, else `null`. */
+  get size(): ImageSize | null {
+    return this.#size;
+  }
+
+  /** Scans the next bytes of the file. */
+  feed(chunk: Uint8Array): void {
+    let at = 0;
+    while (!this.#done && at < chunk.length) {
+      if (this.#skip > 0) {
+        const n = Math.min(this.#skip, chunk.length - at);
+        this.#skip -= n;
+        at += n;
+        continue;
+      }
+      const header = this.#header;
+      header.push(chunk[at++]);
+      if (header[0] !== 0xff) {
+        this.#done = true;
+      } else if (header.length === 2) {
+        // A fill byte repeats FF; a marker without a length is whole already.
+        if (header[1] === 0xff) header.pop();
+        else if (standalone(header[1])) header.length = 0;
+        else if (header[1] === 0xda || header[1] === 0xd9) this.#done = true;
+      } else if (header.length === 4 && !startOfFrame(header[1])) {
+        this.#skip = Math.max(0, ((header[2] << 8) | header[3]) - 2);
+        header.length = 0;
+      } else if (header.length === 9) {
+        this.#size = {
+          height: (header[5] << 8) | header[6],
+          width: (header[7] << 8) | header[8],
+        };
+        this.#done = true;
+      }
+    }
+  }
+}
+
+function jpegSize(b: Uint8Array): ImageSize | null {
+  const scanner = new JpegSizeScanner();
+  scanner.feed(b);
+  return scanner.size;
 }
 
 function isoBoxSize(b: Uint8Array): ImageSize | null {

@@ -19,6 +19,7 @@ import type { StorageDriver } from "./storage/driver.ts";
 import {
   claimConflicts,
   imageSize,
+  JpegSizeScanner,
   sanitizeFileName,
   SNIFF_BYTES,
   sniffType,
@@ -137,9 +138,13 @@ export async function storeUpload(
       throw refusal = new FileRefusal(field.name, "invalidFileType");
     }
   };
+  // A JPEG may say its size after megabytes of metadata: scanned as it streams, not buffered.
+  const jpeg = new JpegSizeScanner();
   const checkPixels = (final: boolean) => {
     if (type === null || !type.startsWith("image/")) return null;
-    const dims = imageSize(type, concat(head, Math.min(headSize, SNIFF_BYTES)));
+    const dims = type === "image/jpeg"
+      ? jpeg.size
+      : imageSize(type, concat(head, Math.min(headSize, SNIFF_BYTES)));
     if (dims && dims.width * dims.height > ctx.maxImagePixels) {
       throw refusal = new FileRefusal(field.name, "imageTooLarge", {
         max: ctx.maxImagePixels,
@@ -160,14 +165,20 @@ export async function storeUpload(
         );
       }
       hash.update(chunk);
-      if (headSize < SNIFF_BYTES) {
+      if (!jpeg.done) jpeg.feed(chunk);
+      const grows = headSize < SNIFF_BYTES;
+      if (grows) {
         head.push(chunk.slice(0, SNIFF_BYTES - headSize));
         headSize += Math.min(chunk.byteLength, SNIFF_BYTES - headSize);
         if (type === null && headSize >= TYPE_BYTES) decide();
-        if (type !== null && !pixelsChecked && headSize >= 64) {
-          // PNG, GIF and WebP say their size up front: a bomb is refused before it is stored.
-          pixelsChecked = checkPixels(false) !== null;
-        }
+      }
+      if (
+        type !== null && !pixelsChecked && headSize >= 64 &&
+        (grows || type === "image/jpeg")
+      ) {
+        // PNG, GIF and WebP say their size up front, a JPEG when its frame header arrives: a
+        // bomb is refused before it is stored.
+        pixelsChecked = checkPixels(false) !== null;
       }
       controller.enqueue(chunk);
     },
