@@ -226,7 +226,7 @@ export interface ImageSize {
   height: number;
 }
 
-const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1];
+const u16be = (b: ArrayLike<number>, at: number) => (b[at] << 8) | b[at + 1];
 const u16le = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
 const u24le = (b: Uint8Array, at: number) =>
   b[at] | (b[at + 1] << 8) | (b[at + 2] << 16);
@@ -297,12 +297,12 @@ export class JpegSizeScanner {
         else if (standalone(header[1])) header.length = 0;
         else if (header[1] === 0xda || header[1] === 0xd9) this.#done = true;
       } else if (header.length === 4 && !startOfFrame(header[1])) {
-        this.#skip = Math.max(0, ((header[2] << 8) | header[3]) - 2);
+        this.#skip = Math.max(0, u16be(header, 2) - 2);
         header.length = 0;
       } else if (header.length === 9) {
         this.#size = {
-          height: (header[5] << 8) | header[6],
-          width: (header[7] << 8) | header[8],
+          height: u16be(header, 5),
+          width: u16be(header, 7),
         };
         this.#done = true;
       }
