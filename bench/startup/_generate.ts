@@ -4,7 +4,10 @@
 //   middleware and a message catalog;
 // - generateRouteApps: N route files for Strata and the same routes for a hand-written Hono
 //   peer;
-// - generateCollectionsApp: N collections and nothing else (the peer's DDL is _ddl_peer.ts).
+// - generateCollectionsApp: N collections and nothing else (the peer's DDL is _ddl_peer.ts);
+// - generateTableModules: the modular peer's schema, the same tables' DDL by hand in a module
+//   per table.
+import { tableStatements } from "./_ddl.ts";
 
 const REPO = new URL("../../", import.meta.url);
 const STRATA = new URL("mod.ts", REPO).href;
@@ -269,4 +272,46 @@ export async function generateCollectionsApp(
       boardCollection(i),
     );
   }
+}
+
+/**
+ * Writes the modular peer of the collections boot into `root`: `tables/C<i>.ts`, a module per
+ * table holding its CREATE TABLE / CREATE INDEX statements as written by hand (the same
+ * tables as {@link generateCollectionsApp}, for `postgres` or SQLite), and `schema.ts`
+ * importing them all. Returns the `file:` URL of `schema.ts`.
+ *
+ * @example
+ * ```ts ignore
+ * const schema = await generateTableModules(await Deno.makeTempDir(), 100, false);
+ * ```
+ */
+export async function generateTableModules(
+  root: string,
+  count: number,
+  postgres: boolean,
+): Promise<string> {
+  await Deno.mkdir(`${root}/tables`, { recursive: true });
+  const imports: string[] = [];
+  for (let i = 0; i < count; i++) {
+    await Deno.writeTextFile(
+      `${root}/tables/C${i}.ts`,
+      `const statements: string[] = ${
+        JSON.stringify(tableStatements(i, postgres), null, 2)
+      };
+export default statements;
+`,
+    );
+    imports.push(`import c${i} from "./tables/C${i}.ts";`);
+  }
+  await Deno.writeTextFile(
+    `${root}/schema.ts`,
+    `${imports.join("\n")}
+
+const tables: string[][] = [${
+      Array.from({ length: count }, (_, i) => `c${i}`).join(", ")
+    }];
+export default tables;
+`,
+  );
+  return new URL(`file://${root}/schema.ts`).href;
 }

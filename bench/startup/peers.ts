@@ -6,13 +6,19 @@
  *   per route, a hand-written `routes.ts` importing them all);
  * - **collections boot**: `createApp` on an app of N collections over a fresh database,
  *   against a script opening the database with the driver alone (node:sqlite, pg) and
- *   running the same CREATE TABLE / CREATE INDEX statements in one transaction.
+ *   running the same CREATE TABLE / CREATE INDEX statements in one transaction; and against
+ *   the same script when its statements live, as Strata's definitions do, in a module per
+ *   table that it imports first (`generateTableModules`).
  *
  * @module
  */
 import pg from "pg";
 import { median } from "../_report.ts";
-import { generateCollectionsApp, generateRouteApps } from "./_generate.ts";
+import {
+  generateCollectionsApp,
+  generateRouteApps,
+  generateTableModules,
+} from "./_generate.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const FIRST_REQUEST = new URL("./_first_request.ts", import.meta.url).pathname;
@@ -103,9 +109,13 @@ export interface CollectionsBootResult {
   readonly database: string;
   /** The hand-written DDL, from opening the database to the commit. */
   readonly peerMs: number;
+  /** The hand-written DDL kept in a module per table: importing them, then the same. */
+  readonly modularPeerMs: number;
+  /** Of which importing the table modules. */
+  readonly modularImportMs: number;
   /** `createApp`. */
   readonly strataMs: number;
-  /** Of which a floor: importing the collection definition modules alone. */
+  /** Of which its first step: loading the app folder (importing the collection files). */
   readonly importMs: number;
   /** Fresh processes per side. */
   readonly runs: number;
@@ -113,7 +123,7 @@ export interface CollectionsBootResult {
 
 /**
  * Boots an app of `count` collections on a fresh database (a new SQLite file, a new
- * PostgreSQL schema) `processes` times, alternating with the hand-written DDL peer.
+ * PostgreSQL schema) `processes` times, alternating with both hand-written DDL peers.
  *
  * @example
  * ```ts ignore
@@ -132,7 +142,14 @@ export async function collectionsBoot(
   try {
     await admin?.connect();
     await generateCollectionsApp(root, count);
+    const tables = await generateTableModules(
+      `${root}/peer`,
+      count,
+      database === "postgres",
+    );
     const peer: number[] = [];
+    const modular: number[] = [];
+    const modularImports: number[] = [];
     const strata: number[] = [];
     const imports: number[] = [];
     // The first round warms Deno's caches and is not counted.
@@ -145,6 +162,13 @@ export async function collectionsBoot(
         String(count),
         url("peer"),
         `${schema}_peer`,
+      ]);
+      const modules = await child([
+        DDL_PEER,
+        String(count),
+        url("modules"),
+        `${schema}_modules`,
+        tables,
       ]);
       const ours = await child([
         BOOT_COLLECTIONS,
@@ -159,16 +183,21 @@ export async function collectionsBoot(
         );
       }
       await admin?.query(
-        `drop schema "${schema}_peer" cascade; drop schema "${schema}_strata" cascade`,
+        `drop schema "${schema}_peer" cascade; drop schema "${schema}_modules" cascade; ` +
+          `drop schema "${schema}_strata" cascade`,
       );
       if (i === 0) continue;
       peer.push(theirs.bootMs);
+      modular.push(modules.bootMs);
+      modularImports.push(modules.importMs);
       strata.push(ours.bootMs);
       imports.push(imported.importMs);
     }
     return {
       database,
       peerMs: median(peer),
+      modularPeerMs: median(modular),
+      modularImportMs: median(modularImports),
       strataMs: median(strata),
       importMs: median(imports),
       runs: processes,

@@ -1,7 +1,8 @@
 // The startup bench compares like with like: the Hono peer serves the same first request as
 // the Strata app of the same route files, and the hand-written DDL peer builds the very
 // tables and indexes Strata's schema sync builds for the generated collections, on SQLite
-// and (when STRATA_TEST_POSTGRES is set) PostgreSQL.
+// and (when STRATA_TEST_POSTGRES is set) PostgreSQL, from statements built in the script and
+// from the table modules of the modular peer alike.
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
@@ -9,6 +10,7 @@ import { createApp } from "../../mod.ts";
 import {
   generateCollectionsApp,
   generateRouteApps,
+  generateTableModules,
 } from "../../bench/startup/_generate.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
 
@@ -90,9 +92,12 @@ Deno.test("the DDL peer builds the tables and indexes of Strata's schema sync on
     const app = await createApp({ root, database: `${root}/strata.db` });
     await app.close();
     await run([DDL_PEER, "4", `${root}/peer.db`]);
+    const tables = await generateTableModules(`${root}/modules`, 4, false);
+    await run([DDL_PEER, "4", `${root}/modular.db`, "", tables]);
     const ours = sqliteShape(`${root}/strata.db`);
     assert.ok(ours.some((line) => line.includes("C3__parent_UUID__idx")));
     assert.deepEqual(sqliteShape(`${root}/peer.db`), ours);
+    assert.deepEqual(sqliteShape(`${root}/modular.db`), ours);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -134,15 +139,19 @@ Deno.test({
       });
       await app.close();
       await run([DDL_PEER, "4", PG_URL!, `${tag}_peer`]);
+      const tables = await generateTableModules(`${root}/modules`, 4, true);
+      await run([DDL_PEER, "4", PG_URL!, `${tag}_modular`, tables]);
       const ours = await shape(`${tag}_strata`);
       assert.ok(
         ours.some((line) => /C3__parent_UUID__idx.*NULLS FIRST/.test(line)),
       );
       assert.ok(ours.some((line) => /^C3 title text C YES$/.test(line)));
       assert.deepEqual(await shape(`${tag}_peer`), ours);
+      assert.deepEqual(await shape(`${tag}_modular`), ours);
     } finally {
       await client.query(
-        `drop schema if exists "${tag}_strata" cascade; drop schema if exists "${tag}_peer" cascade`,
+        `drop schema if exists "${tag}_strata" cascade; drop schema if exists "${tag}_peer" cascade; ` +
+          `drop schema if exists "${tag}_modular" cascade`,
       );
       await client.end();
       await Deno.remove(root, { recursive: true });
