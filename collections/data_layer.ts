@@ -240,8 +240,10 @@ export async function openDataLayer(
   });
   const { db, dialect } = opened;
   let collections: Map<string, ResolvedCollection>;
+  let hasEvents = false;
   try {
     collections = resolveCollections(options.collections, types, dialect);
+    hasEvents = [...collections.values()].some((c) => c.events);
     checkFieldDefaults(collections.values());
     const sqlite = opened.sqlite;
     await syncSchema(db, dialect, collections, {
@@ -250,7 +252,7 @@ export async function openDataLayer(
       execScript: sqlite && ((script) => sqlite.exec(script)),
     });
     // Nothing can produce a change without a collection that has events.
-    if ([...collections.values()].some((c) => c.events)) {
+    if (hasEvents) {
       await ensureChangeLog(db, dialect);
     }
     if (options.keepDeleted?.length) await ensureDeletedTable(db);
@@ -270,6 +272,17 @@ export async function openDataLayer(
     url: options.url,
     pollInterval: options.events?.pollInterval ?? 100,
   });
+  if (hasEvents) {
+    // Running from boot, the feed knows its position whenever app code subscribes:
+    // `changes()` promises every change committed after its call.
+    try {
+      await feed.start();
+    } catch (error) {
+      await feed.close();
+      await db.destroy();
+      throw bootError(error);
+    }
+  }
   const retention: Retention = {
     maxAge: options.events?.retention ?? 86_400_000,
     maxRows: options.events?.maxRows ?? 1_000_000,

@@ -53,6 +53,8 @@ const PG_SAFETY_POLL = 2000;
 // PostgreSQL: how soon a read waiting for a gap's writers to end tries again (their commit
 // normally wakes it first).
 const GAP_RETRY = 10;
+// PostgreSQL: how long a starting feed waits for the change log's writers of that moment.
+const START_WAIT = 5000;
 
 interface ListenClient {
   readonly processID?: number | null;
@@ -92,6 +94,7 @@ export class ChangeFeed {
   #announceAgain = false;
   #pumping: Promise<void> | null = null;
   #again = false;
+  #running = false;
   #closed = false;
 
   /** Creates the feed (nothing runs until {@link ChangeFeed.subscribe}). */
@@ -110,6 +113,26 @@ export class ChangeFeed {
   /** The seq of the newest change handed to listeners (0 before the feed starts). */
   get position(): number {
     return this.#position;
+  }
+
+  /**
+   * Whether the feed runs: its position is known, so a listener added now sees every change
+   * committed from now on.
+   */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /**
+   * Starts reading from the log's newest seq (the data layer does this at boot when a
+   * collection has events, so {@link ChangeFeed.position} is known whenever app code asks).
+   * Resolves once the feed runs; at once when it already does.
+   */
+  start(): Promise<void> {
+    if (this.#closed) {
+      return Promise.reject(new Error("The change feed is closed"));
+    }
+    return this.#start();
   }
 
   /**
@@ -132,7 +155,8 @@ export class ChangeFeed {
 
   /** Reads the log now (a write of this process committed, or a notification came). */
   wake(): void {
-    if (this.#closed || this.#started === null) return;
+    // Before the start position is known a read would begin at seq 0.
+    if (this.#closed || !this.#running) return;
     if (this.#pumping) {
       this.#again = true;
       return;
@@ -205,14 +229,42 @@ export class ChangeFeed {
   }
 
   async #begin(): Promise<void> {
-    const { db, dialect, pollInterval } = this.#options;
-    this.#position = (await changeBounds(db)).newest ?? 0;
+    const { dialect, pollInterval } = this.#options;
+    this.#position = await this.#startPosition();
+    this.#running = !this.#closed;
     if (dialect === "postgres") await this.#connectListener();
     if (this.#closed) return;
     this.#timer = setInterval(
       () => this.wake(),
       dialect === "postgres" ? PG_SAFETY_POLL : pollInterval,
     );
+  }
+
+  /**
+   * The log's newest seq, once no change below it can still commit. On PostgreSQL a writer
+   * may hold a lower seq and commit after the newest is read; the feed would never read
+   * below its position, so it waits (at most {@link START_WAIT} ms) for the writers of that
+   * moment to end. Every seq up to the newest was taken before the read, by a transaction
+   * that holds the log's lock until it ends, so such a writer is among them.
+   */
+  async #startPosition(): Promise<number> {
+    const { db, dialect } = this.#options;
+    const newest = (await changeBounds(db)).newest ?? 0;
+    if (dialect !== "postgres") return newest;
+    const writers = await changeLogWriters(db);
+    const until = Date.now() + START_WAIT;
+    while (writers.length > 0 && !this.#closed) {
+      const { waiting } = await readChangesAwaiting(db, newest, 1, writers);
+      if (!waiting) break;
+      if (Date.now() > until) {
+        console.warn(
+          `The change feed starts after seq ${newest} although a transaction that wrote to the change log is still running after ${START_WAIT} ms: its changes will not be announced by this instance`,
+        );
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, GAP_RETRY));
+    }
+    return newest;
   }
 
   async #connectListener(): Promise<void> {

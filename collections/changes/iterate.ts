@@ -51,6 +51,9 @@ export function changesOf(
     }
   }
   const state: Pending = { queue: [], overflow: false, wake: null };
+  // The position now, while this call runs: a change committed after it is above it. (The
+  // position when the subscription resolves could already be past such a change.)
+  const now = data.feed.running ? data.feed.position : null;
   const subscribed = data.feed.subscribe((events) => {
     if (state.overflow) return; // the consumer fell behind: it ends at its next step
     for (const event of events) {
@@ -58,7 +61,7 @@ export function changesOf(
     }
     if (state.queue.length > MAX_PENDING) state.overflow = true;
     poke(state);
-  }).then((stop) => ({ stop, position: data.feed.position }));
+  }).then((stop) => ({ stop, position: now ?? data.feed.position }));
   // An iteration never started still unsubscribes once its signal aborts.
   subscribed.catch(() => {});
   options.signal?.addEventListener("abort", () => {

@@ -239,6 +239,9 @@ eventsTest(
     const one = await h.boot({ root: EVENTS_APP });
     const two = await h.boot({ root: EVENTS_APP });
     const { cookie } = await install(one);
+    // A listener sees what commits after the feed's position: let both read the install's.
+    await one.data.feed.settle();
+    await two.data.feed.settle();
     const seenOnTwo: ChangeEvent[] = [];
     const seenOnOne: ChangeEvent[] = [];
     const stopTwo = await two.data.feed.subscribe((e) => seenOnTwo.push(...e));
@@ -401,6 +404,84 @@ eventsTest(
       assert.ok((await app.query("Tags").create({ label: "wake" })).ok);
       await eventually(() => heard > 0, 15_000, "the notification");
     } finally {
+      await client.end();
+    }
+  },
+  { postgresOnly: true },
+);
+
+eventsTest(
+  "change log: the feed runs from boot, so changes() yields a write committed right after the call",
+  async (h) => {
+    const app = await h.boot({ root: EVENTS_APP });
+    // Started lazily by the first subscriber, the feed read its position after the call
+    // returned: a write committed in between was missed.
+    assert.equal(app.data.feed.running, true);
+    const { changesOf } = await import("../../collections/changes/iterate.ts");
+    const stop = new AbortController();
+    const feed = changesOf(app.data, {
+      collections: ["Tags"],
+      signal: stop.signal,
+    });
+    try {
+      const created = await app.query("Tags").create({ label: "right after" });
+      assert.ok(created.ok);
+      const { value } = await feed.next();
+      assert.equal(value?.uuid, created.record.UUID);
+    } finally {
+      stop.abort();
+      await feed.return();
+    }
+  },
+);
+
+eventsTest(
+  "change log: a feed starting while a lower seq is uncommitted waits for it instead of skipping it",
+  async (h) => {
+    const app = await h.boot({ root: EVENTS_APP });
+    const { kyselyOf } = await import("../../collections/database.ts");
+    const { ChangeFeed } = await import("../../collections/changes/feed.ts");
+    const { sql } = await import("kysely");
+    const db = kyselyOf(app.db);
+    const schema = (await sql<{ name: string }>`select current_schema() as name`
+      .execute(db)).rows[0].name;
+    const pg = (await import("pg")).default;
+    const url = Deno.env.get("STRATA_TEST_POSTGRES")!;
+    const client = new pg.Client({
+      connectionString: url,
+      options: `-c search_path=${schema}`,
+    });
+    await client.connect();
+    const feed = new ChangeFeed({
+      db,
+      dialect: "postgres",
+      url,
+      pollInterval: 100,
+    });
+    try {
+      await client.query("begin");
+      await client.query(
+        `insert into _strata_changes (collection, uuid, op, at, changed)
+         values ('Tags', 'in-flight', 'create', 0, '[]')`,
+      );
+      const later = await app.query("Tags").create({ label: "later seq" });
+      assert.ok(later.ok);
+      const started = feed.start();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Running now, the feed would never read below the newest seq it started from.
+      assert.equal(feed.running, false);
+      await client.query("commit");
+      await started;
+      const seen: ChangeEvent[] = [];
+      const stop = await feed.subscribe((events) => seen.push(...events));
+      const next = await app.query("Tags").create({ label: "next" });
+      assert.ok(next.ok);
+      feed.wake();
+      await eventually(() => seen.length > 0, 20_000, "the next change");
+      assert.deepEqual(seen.map((e) => e.uuid), [next.record.UUID]);
+      stop();
+    } finally {
+      await feed.close();
       await client.end();
     }
   },
