@@ -9,6 +9,7 @@ import { createApp } from "../../mod.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import { dropSchema } from "./_race.ts";
+import fixtureConfig from "../fixtures/concurrency_app/strata.config.ts";
 
 Deno.test({
   name: "a deadlock is retried once inside the server [postgres]",
@@ -17,6 +18,10 @@ Deno.test({
     const schema = `t_deadlock_${crypto.randomUUID().slice(0, 8)}`;
     const app = await createApp({
       root: fixturePath("concurrency_app"),
+      // PostgreSQL looks for the deadlock after deadlock_timeout (1 s) while the other
+      // transaction waits too; on a loaded machine the default 2 s lock timeout could end
+      // that wait first (a 503, not the deadlock this test is about).
+      config: { ...fixtureConfig, database: { busyTimeout: "30s" } },
       database: PG_URL!,
       databaseSchema: schema,
     });
