@@ -21,6 +21,7 @@ import {
   recordSchema,
   updateInputSchema,
 } from "./field_schema.ts";
+import { eventsOperation } from "./events.ts";
 import { fileRouteOperations } from "./file_routes.ts";
 import { searchOperation } from "./search.ts";
 import { literalOrMessage } from "../../i18n/literal_or_key.ts";
@@ -69,23 +70,29 @@ export function buildOpenApiDocument(
   );
   const readable = (name: string) =>
     registry.byName.get(name)?.exposure.read !== undefined;
+  // The collections API's routes that span collections, each with an operation of its own.
+  const spanning = new Map<HandlerDefinition, () => PlacedOperation>([
+    [
+      collectionsApiRoutes["search.get.ts"],
+      () => searchOperation(collections, registry.locales),
+    ],
+    [collectionsApiRoutes["events.get.ts"], () => eventsOperation(collections)],
+  ]);
   const placed: PlacedOperation[] = [];
   const routes = app.layers.routes.filter((route) => route.definition !== self);
   for (const route of routes) {
     const kind = KIND_OF.get(route.definition);
     if (kind) {
       placed.push(...collectionOperations(kind, collections, registry.locales));
-    } else if (route.definition === collectionsApiRoutes["search.get.ts"]) {
-      placed.push(searchOperation(collections, registry.locales));
+    } else {
+      const operation = spanning.get(route.definition);
+      if (operation) placed.push(operation());
     }
   }
   // File routes come second so that a clash renames them, never a collection operation.
   const usedIds = new Set(placed.map((p) => String(p.operation.operationId)));
   for (const route of routes) {
-    if (
-      !KIND_OF.has(route.definition) &&
-      route.definition !== collectionsApiRoutes["search.get.ts"]
-    ) {
+    if (!KIND_OF.has(route.definition) && !spanning.has(route.definition)) {
       placed.push(...fileRouteOperations(route, usedIds));
     }
   }
