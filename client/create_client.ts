@@ -43,18 +43,27 @@ function grammarQuery(
   return query;
 }
 
-/** The session token a login answer's cookie carries (not readable in browsers). */
-function tokenFromCookies(response: Response): string | undefined {
+/**
+ * The session token the login answer's `name` cookie carries (not readable in browsers).
+ * Other cookies (an app's own, a proxy's) are not the session; an emptied one clears it.
+ */
+function tokenFromCookies(
+  response: Response,
+  name: string,
+): string | undefined {
   const cookies = typeof response.headers.getSetCookie === "function"
     ? response.headers.getSetCookie()
     : [];
+  let token: string | undefined;
   for (const cookie of cookies) {
     const pair = cookie.split(";")[0];
     const at = pair.indexOf("=");
-    const value = at === -1 ? "" : pair.slice(at + 1).trim();
-    if (value !== "") return decodeURIComponent(value);
+    if (at === -1 || pair.slice(0, at).trim() !== name) continue;
+    const value = pair.slice(at + 1).trim();
+    // The last one counts: a stale session is cleared before the new one is set.
+    token = value === "" ? undefined : decodeURIComponent(value);
   }
-  return undefined;
+  return token;
 }
 
 /**
@@ -196,7 +205,8 @@ export function createClient<R extends ClientRegistry = UntypedRegistry>(
   const auth: AuthClient = {
     async login(credentials) {
       const response = await send("POST", "/auth/login", { body: credentials });
-      token = tokenFromCookies(response) ?? token;
+      token = tokenFromCookies(response, options.cookieName ?? "session") ??
+        token;
       return await response.json() as ClientUser;
     },
     async logout() {

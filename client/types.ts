@@ -247,4 +247,9 @@ export interface ClientOptions {
   token?: string;
   /** Headers sent with every request, or a function giving them per request. */
   headers?: HeadersInit | (() => HeadersInit);
+  /**
+   * The app's session cookie name (`auth.cookieName`, default `session`): outside browsers
+   * the token is read from that cookie of the login answer.
+   */
+  cookieName?: string;
 }

@@ -236,3 +236,27 @@ Deno.test("an error answer without a JSON body still becomes a StrataError", asy
   assert.equal(error.message, "Bad Gateway");
   assert.equal(error.errors, undefined);
 });
+
+Deno.test("the token is taken from the session cookie, not from another cookie of the login answer", async () => {
+  const loginAnswer = (sessionCookie: string) => () => {
+    const headers = new Headers({ "content-type": "application/json" });
+    headers.append("set-cookie", "theme=dark; Path=/");
+    headers.append("set-cookie", `${sessionCookie}; Path=/; HttpOnly`);
+    return Promise.resolve(
+      new Response(JSON.stringify({ email: "a@example.com" }), { headers }),
+    );
+  };
+  const client = createClient({
+    baseUrl: "http://example.test",
+    fetch: loginAnswer("session=abc"),
+  });
+  await client.auth.login({ email: "a@example.com", password: "p" });
+  assert.equal(client.token, "abc");
+  const renamed = createClient({
+    baseUrl: "http://example.test",
+    cookieName: "sid",
+    fetch: loginAnswer("sid=xyz"),
+  });
+  await renamed.auth.login({ email: "a@example.com", password: "p" });
+  assert.equal(renamed.token, "xyz");
+});
