@@ -1,7 +1,7 @@
-// Session lookups kept while the database provably stays the same. Every entry belongs to one
-// database version (DirectReader.version: any write through the app's connection, any commit
-// by another connection or process); the first lookup at a new version drops them all. A
-// session ended anywhere is therefore never served from here, which is what lets the hot
+// Session lookups kept while the sign-in tables provably stay the same. Every entry belongs to
+// one version of them (_session_version.ts: any insert, update or delete of Users or
+// Sessions, by any connection or process); the first lookup at a new version drops them all.
+// A session ended anywhere is therefore never served from here, which is what lets the hot
 // path skip the read (and the token's SHA-256) without weakening "ended at once".
 import type { Session } from "./_store.ts";
 import type { User } from "./to_user.ts";
@@ -29,15 +29,15 @@ function copyOf(found: SessionWithUser): SessionWithUser {
 
 interface Entry {
   readonly found: SessionWithUser;
-  /** The database version the lookup was made at. */
+  /** The version of the sign-in tables the lookup was made at. */
   readonly version: number;
 }
 
 /**
  * Lookups by token of one database, each valid for the version it was made at. The newest
  * version seen tells, without asking the database, that an entry made earlier is stale:
- * after another process commits, every session is read again in one statement (which also
- * reads the version), with no separate version check first.
+ * after a session or user changes anywhere, every session is read again in one statement
+ * (which also reads the version), with no separate version check first.
  */
 export class SessionCache {
   #newest = -1;

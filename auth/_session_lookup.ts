@@ -3,9 +3,10 @@
 // built once per app from the resolved collections and sent precompiled, so no query
 // building happens per request. On SQLite it runs as a cached prepared statement straight
 // on the connection (rows as arrays), skipping Kysely's executor, and its result is kept
-// while the database's version stays the same (see _session_cache.ts): each request still
-// asks the database whether anything changed, so a session ended by another instance or
-// process is gone at once. PostgreSQL reads the row on every request. When the app
+// while the version of the sign-in tables stays the same (see _session_version.ts and
+// _session_cache.ts): each request still asks the database whether Users or Sessions
+// changed, so a session ended by another instance or process is gone at once, while
+// commits to other tables keep what is kept. PostgreSQL reads the row on every request. When the app
 // registers `query:filter` hooks (which must see every read), or a User field is not a
 // plain column, the query builder is used.
 import { kyselyOf } from "../collections/database.ts";
@@ -21,6 +22,7 @@ import {
   userSelection,
 } from "./_store.ts";
 import { SessionCache, type SessionWithUser } from "./_session_cache.ts";
+import { SESSION_VERSION_SQL, sessionVersionOf } from "./_session_version.ts";
 import { tokenHash } from "./_token.ts";
 import type { DataRecord } from "../collections/results.ts";
 
@@ -67,10 +69,10 @@ function buildPlan(app: App): Plan | null {
   const columns: RawBuilder<unknown>[] = names.map((name) =>
     sql`${sql.ref(name)} as ${sql.id(name)}`
   );
-  // On SQLite the database's version first, read in the same snapshot as the row (see
+  // On SQLite the sign-in tables' version first, read in the same snapshot as the row (see
   // lookupSession).
   if (app.data.dialect === "sqlite") {
-    columns.unshift(sql`(select data_version from pragma_data_version)`);
+    columns.unshift(sql.raw(`(${SESSION_VERSION_SQL})`));
   }
   const compiled = sql`select ${sql.join(columns)}
     from ${sql.table(sessions.table)} as s
@@ -156,9 +158,10 @@ export function lookupSession(
   // its version then. Otherwise (no entry, or one made before a change already seen) the
   // read is due anyway, and it carries its own version.
   if (cache.hasCurrent(token)) {
-    const version = reader.version();
-    if (version === undefined) return lookupQueued(app, plan, token);
-    const hit = cache.get(version, token);
+    const current = reader.readArrays(SESSION_VERSION_SQL, []);
+    if (!current) return lookupQueued(app, plan, token);
+    const version = sessionVersionOf(current[0]?.[0]);
+    const hit = version === undefined ? undefined : cache.get(version, token);
     if (hit) return hit;
   }
   const rows = reader.readArrays(plan.sql, [tokenHash(token)]);
@@ -166,6 +169,7 @@ export function lookupSession(
   const row = rows[0];
   if (!row) return null;
   const found = fromRow(plan, row.slice(1));
-  cache.set(reader.versionOf(row[0]), token, found);
+  const version = sessionVersionOf(row[0]);
+  if (version !== undefined) cache.set(version, token, found);
   return found;
 }

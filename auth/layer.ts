@@ -11,6 +11,7 @@ import { defineRole } from "./capabilities.ts";
 import { resolveAuthSettings } from "./settings.ts";
 import { registerApp } from "./_state.ts";
 import { ensureAuthTables } from "./_tables.ts";
+import { ensureSessionVersion } from "./_session_version.ts";
 import { authFieldTypes } from "./field_types.ts";
 import { usersDefinition } from "./users.ts";
 import { sessionsDefinition } from "./sessions.ts";
@@ -92,6 +93,7 @@ async function setup(app: App): Promise<void> {
   }
   registerApp(app, settings);
   await ensureAuthTables(app);
+  await ensureSessionVersion(app);
   registerAccountMails(app);
 }
 

@@ -155,20 +155,6 @@ export interface DirectReader {
     sql: string,
     parameters: readonly unknown[],
   ): unknown[][] | undefined;
-  /**
-   * A number that changes whenever what a read could see may have changed: a commit by any
-   * other connection (other processes included, through SQLite's `data_version`) or any
-   * statement other than a plain `select` on this one, transaction control included. It
-   * lets a caller keep the results of reads for as long as it stays the same.
-   * `undefined` when the connection is busy, like {@link DirectReader.readArrays}.
-   */
-  version(): number | undefined;
-  /**
-   * The {@link DirectReader.version} of a read that selected SQLite's `data_version`
-   * itself (`(select data_version from pragma_data_version)`), so the read and its version
-   * come from one snapshot in one statement.
-   */
-  versionOf(dataVersion: unknown): number;
 }
 
 const directReaders = new WeakMap<object, Promise<DirectReader | null>>();
@@ -426,10 +412,6 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   readonly #cacheSize: number;
   readonly #usable: () => boolean;
   readonly #busyTimeout: number;
-  /** Bumped by every write through this connection and every commit seen from another. */
-  #version = 0;
-  #dataVersion: StatementSync | undefined;
-  #seenDataVersion: unknown = undefined;
 
   constructor(
     db: DatabaseSync,
@@ -446,27 +428,6 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   clear(): void {
     this.#cache.clear();
     this.#arrayCache.clear();
-    this.#dataVersion = undefined;
-  }
-
-  version(): number | undefined {
-    if (!this.#usable()) return undefined;
-    try {
-      this.#dataVersion ??= this.#db.prepare("pragma data_version");
-      const seen = (this.#dataVersion.get() as { data_version: unknown })
-        .data_version;
-      return this.versionOf(seen);
-    } catch (error) {
-      throw translateError(error);
-    }
-  }
-
-  versionOf(dataVersion: unknown): number {
-    if (dataVersion !== this.#seenDataVersion) {
-      this.#seenDataVersion = dataVersion;
-      this.#version++;
-    }
-    return this.#version;
   }
 
   #prepare(sql: string, arrays = false): CachedStatement {
@@ -499,8 +460,7 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   ): unknown[][] | undefined {
     if (!this.#usable()) return undefined;
     try {
-      const { statement, writes } = this.#prepare(sql, true);
-      if (writes) this.#version++;
+      const { statement } = this.#prepare(sql, true);
       return statement.all(...bindable(parameters)) as unknown as unknown[][];
     } catch (error) {
       throw translateError(error);
@@ -544,8 +504,6 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
       compiledQuery.sql,
       arrays && ARRAY_ROWS,
     );
-    // Bumped before running: a failed write may still have changed something.
-    if (writes) this.#version++;
     const parameters = bindable(compiledQuery.parameters);
     if (reader) {
       // Under a deadline a read stops through its deadline functions (sqlite_functions.ts).
@@ -591,8 +549,7 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   async *streamQuery<R>(
     compiledQuery: CompiledQuery,
   ): AsyncIterableIterator<QueryResult<R>> {
-    const { statement, writes } = this.#prepare(compiledQuery.sql);
-    if (writes) this.#version++;
+    const { statement } = this.#prepare(compiledQuery.sql);
     try {
       for (
         const row of statement.iterate(...bindable(compiledQuery.parameters))

@@ -160,6 +160,38 @@ authTest("session: read once per request (one statement)", async (h) => {
 });
 
 authTest(
+  "session: a kept lookup outlives writes to other tables, by this app or another process",
+  async (h) => {
+    const one = await h.boot();
+    const two = await h.boot();
+    const { cookie, user } = await install(one);
+    assert.equal((await ask(one, "/whoami-many", { cookie })).status, 200);
+    const counter = countStatements(one);
+    try {
+      // Notes are no part of a session: the kept lookup stays, at the cost of the version.
+      await one.query("Notes").create({ text: "by this app" });
+      await two.query("Notes").create({ text: "by another connection" });
+      const before = counter.count();
+      assert.equal((await ask(one, "/whoami-many", { cookie })).status, 200);
+      assert.equal(counter.count() - before, 1, "only the version");
+      // A user or session written anywhere is read again, and the change is seen.
+      await two.query("Users").where({ UUID: user.UUID }).update({
+        roles: ["editor"],
+      });
+      const again = counter.count();
+      const answer = await ask(one, "/auth/me", { cookie });
+      assert.deepEqual(answer.body.roles, ["editor"]);
+      assert.equal(counter.count() - again, 2, "the version, then the read");
+      await two.query("Sessions").where({ user: user.UUID }).delete();
+      assert.equal((await ask(one, "/auth/me", { cookie })).status, 401);
+    } finally {
+      counter.restore();
+    }
+  },
+  { shared: true, sqliteOnly: true },
+);
+
+authTest(
   "session: read once per request through the builder when query:filter hooks exist",
   async (h) => {
     const app = await h.boot({ root: COUNTING });
