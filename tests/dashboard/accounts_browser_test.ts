@@ -187,6 +187,8 @@ Deno.test({
           headers: { authorization: `Bearer ${token}` },
         });
         assert.equal((await me.json()).email, USER.email);
+        // The list is fetched again after the token is shown: wait for it, then count.
+        await page.getByTestId("token-item").first().waitFor();
         assert.equal(await page.getByTestId("token-item").count(), 1);
         await page.getByTestId("token-revoke").click();
         await page.getByTestId("token-item").waitFor({ state: "detached" });
