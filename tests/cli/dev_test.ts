@@ -297,3 +297,38 @@ Deno.test("the example's and a new app's dev tasks run strata dev, so folders cr
   );
   assert.equal(app.tasks.dev, "deno run -A @strata/strata/cli dev");
 });
+
+Deno.test("strata dev rewrites strata.gen.ts when collections are added or removed", async () => {
+  const collection =
+    `import { defineCollection, field } from "${REPO_ROOT}/mod.ts";
+export default defineCollection({ fields: { name: field("text") } });
+`;
+  const root = await devApp({
+    "strata.config.ts": "export default {};\n",
+    "collections/Notes.ts": collection,
+  });
+  const port = freePort();
+  const dev = startDev(root, port);
+  const registry = async () => {
+    try {
+      return await Deno.readTextFile(`${root}/strata.gen.ts`);
+    } catch {
+      return "";
+    }
+  };
+  try {
+    await eventually(async () =>
+      /\bNotes: typeof import/.test(await registry())
+    );
+    await Deno.writeTextFile(`${root}/collections/Tasks.ts`, collection);
+    await eventually(async () =>
+      /\bTasks: typeof import/.test(await registry())
+    );
+    await Deno.remove(`${root}/collections/Notes.ts`);
+    await eventually(async () => !/\bNotes:/.test(await registry()));
+    assert.match(await registry(), /\bTasks: typeof import/);
+  } finally {
+    await dev.stop();
+    await Deno.remove(root, { recursive: true });
+  }
+});
