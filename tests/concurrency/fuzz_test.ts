@@ -538,5 +538,19 @@ for (const seed of SEEDS) {
     for (const pet of world.pets) await checkPet(world, pet);
     await checkLinks(world);
     await checkSessions(world);
+    // What the run did, for a long run by hand (a short one may do little on a loaded box).
+    const statuses = new Map<string, number>();
+    for (const line of world.log) {
+      const status = line.slice(line.lastIndexOf("→ ") + 2);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    const stale = world.foreign.filter((f) =>
+      f.password !== world.passwords[f.user].at(-1)
+    ).length;
+    console.log(
+      `fuzz seed ${seed} [${site.dialect}], ${DURATION} ms: ${world.log.length} requests (${
+        [...statuses].sort().map(([s, n]) => `${n}× ${s}`).join(", ")
+      }); ${stale} of ${world.foreign.length} foreign sessions opened with a password changed since, all ended`,
+    );
   });
 }
