@@ -23,6 +23,8 @@ import {
 } from "./field_schema.ts";
 import { eventsOperation } from "./events.ts";
 import { fileRouteOperations } from "./file_routes.ts";
+import { downloadOperation, uploadOperation } from "./files.ts";
+import { fileRoutes } from "../../files/routes.ts";
 import { searchOperation } from "./search.ts";
 import { literalOrMessage } from "../../i18n/literal_or_key.ts";
 
@@ -70,13 +72,15 @@ export function buildOpenApiDocument(
   );
   const readable = (name: string) =>
     registry.byName.get(name)?.exposure.read !== undefined;
-  // The collections API's routes that span collections, each with an operation of its own.
+  // The framework's routes that span collections, each with an operation of its own.
   const spanning = new Map<HandlerDefinition, () => PlacedOperation>([
     [
       collectionsApiRoutes["search.get.ts"],
       () => searchOperation(collections, registry.locales),
     ],
     [collectionsApiRoutes["events.get.ts"], () => eventsOperation(collections)],
+    [fileRoutes["files/index.post.ts"], uploadOperation],
+    [fileRoutes["files/[uuid]/[name].get.ts"], downloadOperation],
   ]);
   const placed: PlacedOperation[] = [];
   const routes = app.layers.routes.filter((route) => route.definition !== self);

@@ -38,7 +38,7 @@ function annotate(
 const UUID_SCHEMA: JsonSchema = { type: "string", format: "uuid" };
 
 /** A stored file as reads describe it (writes give its UUID). */
-const FILE_DESCRIPTOR_SCHEMA: JsonSchema = {
+export const FILE_DESCRIPTOR_SCHEMA: JsonSchema = {
   type: "object",
   required: ["UUID", "name", "type", "size", "sha256", "url"],
   properties: {
