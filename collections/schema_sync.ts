@@ -12,7 +12,7 @@
  */
 
 // deno-lint-ignore-file no-explicit-any
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { SqlDialect } from "./db/open_database.ts";
 import {
   buildSearch,
@@ -436,16 +436,20 @@ export async function syncSchema(
       await sql`select pg_advisory_xact_lock(hashtext('strata_schema_sync:' || current_schema()))`
         .execute(trx);
     }
-    await trx.schema.createTable(SCHEMA_TABLE).ifNotExists()
-      .addColumn("collection", "text", (c) => c.primaryKey().notNull())
-      .addColumn("snapshot", "text", (c) => c.notNull())
-      .addColumn("syncedAt", sql.raw(bigint(dialect)), (c) => c.notNull())
-      .execute();
-    const stored = await trx.selectFrom(SCHEMA_TABLE)
-      .select(["collection", "snapshot"]).execute() as {
-        collection: string;
-        snapshot: string;
-      }[];
+    // Plain SQL: the first statements of a fresh process, where building them costs more
+    // than running them.
+    await sql.raw(
+      `create table if not exists ${
+        id(SCHEMA_TABLE)
+      } ("collection" text not null primary key, "snapshot" text not null, "syncedAt" ${
+        bigint(dialect)
+      } not null)`,
+    ).execute(trx);
+    const { rows: stored } = await sql<
+      { collection: string; snapshot: string }
+    >`
+      select "collection", "snapshot" from ${sql.table(SCHEMA_TABLE)}`
+      .execute(trx);
     const previous = new Map<string, CollectionSnapshot>(
       stored.map((r) => [r.collection, JSON.parse(r.snapshot)]),
     );
@@ -480,7 +484,7 @@ export async function syncSchema(
       ? await outdatedPgIndexes(trx)
       : new Set<string>();
     await createIndexes(trx, dialect, collections, outdated, runScript);
-    await writeSnapshots(trx, collections);
+    await writeSnapshots(trx, dialect, collections);
   });
 }
 
@@ -565,23 +569,40 @@ async function createIndexes(
   }
 }
 
-/** Remembers every collection's definition, a few hundred per statement. */
+/**
+ * Remembers every collection's definition, a few hundred per statement. The statement is
+ * written out here rather than built: at boot, compiling a few hundred parameters through
+ * the query builder cost more than the insert.
+ */
 async function writeSnapshots(
   db: Kysely<any>,
+  dialect: SqlDialect,
   collections: ReadonlyMap<string, ResolvedCollection>,
 ): Promise<void> {
   const now = Date.now();
-  const rows = [...collections.values()].map((collection) =>
-    sql`(${collection.name}, ${JSON.stringify(snapshotOf(collection))}, ${now})`
-  );
-  for (let at = 0; at < rows.length; at += 300) {
-    await sql`insert into ${
-      sql.table(SCHEMA_TABLE)
-    } ("collection", "snapshot", "syncedAt")
-      values ${sql.join(rows.slice(at, at + 300))}
+  const all = [...collections.values()];
+  for (let at = 0; at < all.length; at += 300) {
+    const parameters: unknown[] = [];
+    const rows: string[] = [];
+    for (const collection of all.slice(at, at + 300)) {
+      parameters.push(
+        collection.name,
+        JSON.stringify(snapshotOf(collection)),
+        now,
+      );
+      const n = parameters.length;
+      rows.push(
+        dialect === "postgres" ? `($${n - 2}, $${n - 1}, $${n})` : "(?, ?, ?)",
+      );
+    }
+    await db.executeQuery(CompiledQuery.raw(
+      `insert into ${
+        id(SCHEMA_TABLE)
+      } ("collection", "snapshot", "syncedAt") values ${rows.join(", ")}
       on conflict ("collection") do update
-      set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`
-      .execute(db);
+      set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`,
+      parameters,
+    ));
   }
 }
 
