@@ -52,9 +52,10 @@ Deno.test("sqlite: the process keeps serving while a slow list runs", async () =
       if (!slowDone) answeredMeanwhile++;
     }
     const { status, body } = await slow;
-    assert.equal(
-      answeredMeanwhile,
-      10,
+    // A blocked event loop would answer the slow list first and nothing meanwhile; how
+    // many answer before its 3 s deadline depends on the machine's load.
+    assert.ok(
+      answeredMeanwhile > 0,
       "requests answered during the slow list",
     );
     // It ran past query.timeout (3 s) on a reader thread and was stopped there.
