@@ -2,7 +2,8 @@
 // the driver alone (node:sqlite or pg) and runs the CREATE TABLE / CREATE INDEX statements a
 // developer would write for the collections of `generateCollectionsApp`, in one transaction
 // and one round trip. Prints `{ bootMs }` as JSON: from the start of the app's work to the
-// commit, and `importMs`: the part spent importing the schema module (0 without one).
+// commit, `importMs`: the part spent importing the schema module (0 without one), and
+// `cpuMs`: the process's CPU time over `bootMs`.
 // - Without a schema module the statements are built here (the schema lives in no module of
 //   the app; the clock starts at opening the database).
 // - With one (`generateTableModules`: a module per table holding its statements, and
@@ -11,13 +12,16 @@
 // Usage: deno run -A _ddl_peer.ts <count> <sqlite file | postgres:// URL> <pg schema> [schema module]
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
+import process from "node:process";
 import { tableStatements } from "./_ddl.ts";
+import { cpuMsSince } from "./_cpu.ts";
 
 const [countText, url, schema, schemaModule] = Deno.args;
 const count = Number(countText);
 const postgres = url.startsWith("postgres");
 
 const started = performance.now();
+const cpuAtStart = process.cpuUsage();
 let ddl: string[];
 let importMs = 0;
 if (schemaModule) {
@@ -33,6 +37,7 @@ const script = `begin;\n${ddl.join(";\n")};\ncommit;`;
 
 // The statement-only peer starts its clock here: it has no modules to load.
 const opened = schemaModule ? started : performance.now();
+const cpu = schemaModule ? cpuAtStart : process.cpuUsage();
 if (postgres) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -41,13 +46,15 @@ if (postgres) {
   );
   await client.query(script);
   const bootMs = performance.now() - opened;
+  const cpuMs = cpuMsSince(cpu);
   await client.end();
-  console.log(JSON.stringify({ bootMs, importMs }));
+  console.log(JSON.stringify({ bootMs, cpuMs, importMs }));
 } else {
   const db = new DatabaseSync(url);
   db.exec("pragma journal_mode = wal; pragma synchronous = normal");
   db.exec(script);
   const bootMs = performance.now() - opened;
+  const cpuMs = cpuMsSince(cpu);
   db.close();
-  console.log(JSON.stringify({ bootMs, importMs }));
+  console.log(JSON.stringify({ bootMs, cpuMs, importMs }));
 }

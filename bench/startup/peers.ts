@@ -113,6 +113,10 @@ export interface CollectionsBootResult {
   readonly modularPeerMs: number;
   /** Of which importing the table modules. */
   readonly modularImportMs: number;
+  /** The modular peer's CPU time (every thread), which a busy machine inflates less. */
+  readonly modularPeerCpuMs: number;
+  /** createApp's CPU time (every thread). */
+  readonly strataCpuMs: number;
   /** `createApp`. */
   readonly strataMs: number;
   /** Of which its first step: loading the app folder (importing the collection files). */
@@ -150,6 +154,8 @@ export async function collectionsBoot(
     const peer: number[] = [];
     const modular: number[] = [];
     const modularImports: number[] = [];
+    const modularCpu: number[] = [];
+    const strataCpu: number[] = [];
     const strata: number[] = [];
     const imports: number[] = [];
     // The first round warms Deno's caches and is not counted.
@@ -190,6 +196,8 @@ export async function collectionsBoot(
       peer.push(theirs.bootMs);
       modular.push(modules.bootMs);
       modularImports.push(modules.importMs);
+      modularCpu.push(modules.cpuMs);
+      strataCpu.push(ours.cpuMs);
       strata.push(ours.bootMs);
       imports.push(imported.importMs);
     }
@@ -198,6 +206,8 @@ export async function collectionsBoot(
       peerMs: median(peer),
       modularPeerMs: median(modular),
       modularImportMs: median(modularImports),
+      modularPeerCpuMs: median(modularCpu),
+      strataCpuMs: median(strataCpu),
       strataMs: median(strata),
       importMs: median(imports),
       runs: processes,
