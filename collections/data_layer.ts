@@ -307,7 +307,7 @@ export async function openDataLayer(
         const result = await db.transaction().execute((trx) =>
           storage.run({ trx, changes, committed }, async () => {
             const value = await fn();
-            await writeChanges(trx, changes);
+            await writeChanges(trx, dialect, changes);
             return value;
           })
         );

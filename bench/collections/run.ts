@@ -7,7 +7,9 @@
  * - read by UUID (1,000 UUIDs in turn): ≥ 0.7×;
  * - paginated (`page`/`perPage` with the total): ≥ 0.9×;
  * - create (POST): ≥ 0.8×; and, without a target, create on a collection with
- *   `events: false` (no change-log row per write, like the peer).
+ *   `events: false` (no change-log row per write, like the peer);
+ * - Strata's create with the change log (the default) against Strata's create without it
+ *   (`events: false`), in the same run: ≥ 0.9× (issue 15).
  *
  * Run alone: `deno run -A bench/collections/run.ts` (`BENCH_DATABASES=sqlite` for one).
  *
@@ -31,6 +33,8 @@ import { CREATE_BODY, listPath, pagePath, ROWS } from "./_shape.ts";
 const SERVER = new URL("./server.ts", import.meta.url);
 const CONNECTIONS = 32;
 const READ_UUIDS = 1000;
+/** The first port the servers listen on (`BENCH_PORT`, for a machine that runs two benches). */
+const PORT = Number(Deno.env.get("BENCH_PORT") ?? 8750);
 
 interface Measure {
   readonly name: string;
@@ -180,13 +184,25 @@ async function measureOn(
       }
     }
     const driver = database.kind === "postgres" ? "pg" : "node:sqlite";
-    return measures.map((measure, i) => ({
+    const report = measures.map((measure, i): Comparison => ({
       measure: `${database.label}: ${measure.name} req/s`,
       peer: `Deno.serve + ${driver}`,
       peerValue: best[i].peer,
       ours: best[i].strata,
       min: measure.min,
     }));
+    // Issue 15: a create with its change-log row against one without, both Strata's.
+    const on = measures.findIndex((m) => m.name === "create (POST)");
+    const off = measures.findIndex((m) => m.name.endsWith("events: false"));
+    report.push({
+      measure:
+        `${database.label}: create req/s, change log on (events) vs off (events: false)`,
+      peer: "Strata, events: false",
+      peerValue: best[off].strata,
+      ours: best[on].strata,
+      min: 0.9,
+    });
+    return report;
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -199,7 +215,7 @@ export async function collectionsBench(): Promise<BenchReport> {
   for (const [i, kind] of selectedKinds().entries()) {
     const database = await freshDatabase(kind, "collections");
     try {
-      results.push(...await measureOn(database, rows, 8750 + 2 * i));
+      results.push(...await measureOn(database, rows, PORT + 2 * i));
     } finally {
       await database.drop();
     }

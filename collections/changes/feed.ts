@@ -180,7 +180,10 @@ export class ChangeFeed {
       this.#announceAgain = true;
       return;
     }
-    this.#announcing = sql`select pg_notify(${CHANGES_CHANNEL}, '')`
+    // The notification is a transaction of its own; nothing is lost if a crash loses it
+    // (the safety poll), so its commit need not wait for the WAL to reach the disk.
+    this.#announcing = sql`select set_config('synchronous_commit', 'off', true),
+      pg_notify(${CHANGES_CHANNEL}, '')`
       .execute(this.#options.db).then(() => {}, () => {})
       .finally(() => {
         this.#announcing = null;

@@ -14,9 +14,10 @@
  * @module
  */
 
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
 import { createIfMissing } from "../db/create_if_missing.ts";
+import { withCommit } from "../db/with_commit.ts";
 
 /** The change log table. */
 export const CHANGES_TABLE = "_strata_changes";
@@ -75,14 +76,13 @@ export async function ensureChangeLog(
 ): Promise<void> {
   await createIfMissing(() =>
     db.schema.createTable(CHANGES_TABLE).ifNotExists()
-      // AUTOINCREMENT on SQLite: a seq is never reused, even once pruning emptied the log.
+      // A seq is never reused: SQLite gives a new row the largest rowid plus one, and
+      // pruning always keeps the newest row. (AUTOINCREMENT would say the same through
+      // `sqlite_sequence`, one more page written by every write's commit.)
       .addColumn(
         "seq",
         dialect === "postgres" ? "bigserial" : "integer",
-        (c) =>
-          dialect === "postgres"
-            ? c.primaryKey()
-            : c.primaryKey().autoIncrement(),
+        (c) => c.primaryKey(),
       )
       .addColumn("collection", "text", (c) => c.notNull())
       .addColumn("uuid", "text", (c) => c.notNull())
@@ -93,10 +93,9 @@ export async function ensureChangeLog(
       .addColumn("actor", "text")
       .execute()
   );
-  await createIfMissing(() =>
-    db.schema.createIndex(`${CHANGES_TABLE}__at__idx`).ifNotExists()
-      .on(CHANGES_TABLE).column("at").execute()
-  );
+  // No index on `at`: pruning finds its bound by `seq` (see pruneChanges), and an index
+  // would be one more page written by every write. Logs made before go without theirs.
+  await db.schema.dropIndex(`${CHANGES_TABLE}__at__idx`).ifExists().execute();
   await createIfMissing(() =>
     db.schema.createTable(SWEEP_TABLE).ifNotExists()
       .addColumn("id", "integer", (c) => c.primaryKey())
@@ -107,31 +106,72 @@ export async function ensureChangeLog(
     .onConflict((oc) => oc.column("id").doNothing()).execute();
 }
 
+/** Rows per insert statement (7 parameters each, far below either database's limit). */
+const WRITE_BATCH = 500;
+/** The insert's text by dialect and row count (a write logs one row, most often). */
+const insertTexts = new Map<string, string>();
+
+function insertText(dialect: SqlDialect, rows: number): string {
+  const key = `${dialect}:${rows}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    let n = 0;
+    const slot = dialect === "postgres" ? () => `$${++n}` : () => "?";
+    const tuples = Array.from(
+      { length: rows },
+      () => `(${Array.from({ length: 7 }, slot).join(", ")})`,
+    );
+    text =
+      `insert into "${CHANGES_TABLE}" ("collection", "uuid", "op", "at", ` +
+      `"changed", "locale", "actor") values ${tuples.join(", ")}`;
+    if (insertTexts.size >= 64) insertTexts.clear();
+    insertTexts.set(key, text);
+  }
+  return text;
+}
+
 /**
  * Appends `entries` to the log inside the transaction `trx`, as its last statement: nothing
- * else, so a write costs one statement more and waits for no other writer. (The wake-up of
- * other instances is sent after the commit: see `ChangeFeed.announce`.)
+ * else, so a write waits for no other writer. The statement is compiled once per row count;
+ * on PostgreSQL it travels with the commit, in the same round trip (see
+ * {@link withCommit}). (The wake-up of other instances is sent after the commit: see
+ * `ChangeFeed.announce`.)
  *
  * @example
  * ```ts ignore
- * await writeChanges(trx, [{ collection: "Posts", uuid, op: "create", … }]);
+ * await writeChanges(trx, "sqlite", [{ collection: "Posts", uuid, op: "create", … }]);
  * ```
  */
 export async function writeChanges(
   trx: AnyKysely,
+  dialect: SqlDialect,
   entries: readonly ChangeEntry[],
 ): Promise<void> {
-  for (let i = 0; i < entries.length; i += 500) {
-    const rows = entries.slice(i, i + 500).map((entry) => ({
-      collection: entry.collection,
-      uuid: entry.uuid,
-      op: entry.op,
-      at: entry.at,
-      changed: JSON.stringify(entry.changed),
-      locale: entry.locale,
-      actor: entry.actor,
-    }));
-    await trx.insertInto(CHANGES_TABLE).values(rows).execute();
+  for (let i = 0; i < entries.length; i += WRITE_BATCH) {
+    const part = entries.length <= WRITE_BATCH
+      ? entries
+      : entries.slice(i, i + WRITE_BATCH);
+    const parameters: unknown[] = [];
+    for (const entry of part) {
+      parameters.push(
+        entry.collection,
+        entry.uuid,
+        entry.op,
+        entry.at,
+        JSON.stringify(entry.changed),
+        entry.locale,
+        entry.actor,
+      );
+    }
+    const query = CompiledQuery.raw(
+      insertText(dialect, part.length),
+      parameters,
+    );
+    // Only the last statement may wait for the commit: the ones before run at once.
+    const last = i + WRITE_BATCH >= entries.length;
+    await trx.executeQuery(
+      dialect === "postgres" && last ? withCommit(query) : query,
+    );
   }
 }
 
@@ -259,6 +299,7 @@ export interface Retention {
 /**
  * Prunes the log when no instance did within `every` ms: the claim is one conditional
  * update of the sweep row, so N instances prune once. Resolves to whether this call pruned.
+ * The newest change is always kept, however old.
  *
  * @example
  * ```ts ignore
@@ -275,8 +316,15 @@ export async function pruneChanges(
     .where("id", "=", 1).where("runAt", "<=", now - every)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) return false;
-  await db.deleteFrom(CHANGES_TABLE).where("at", "<", now - retention.maxAge)
-    .execute();
+  // Everything before the oldest change still young: the scan in seq order stops there, so
+  // it reads what it deletes and needs no index on `at`. (A change made late in a long
+  // transaction can have a higher seq than younger ones: it goes at a later prune.) Never
+  // the newest row, whose seq must stay the largest: SQLite would hand it out again.
+  const table = sql.table(CHANGES_TABLE);
+  await sql`delete from ${table} where seq < coalesce(
+      (select seq from ${table} where at >= ${now - retention.maxAge}
+        order by seq limit 1),
+      (select max(seq) from ${table}))`.execute(db);
   const { newest } = await changeBounds(db);
   if (newest !== null && newest > retention.maxRows) {
     await db.deleteFrom(CHANGES_TABLE)

@@ -14,6 +14,7 @@ import {
 } from "kysely";
 import { bootError, mapBusyError } from "./busy.ts";
 import { currentQueryTimeout } from "./deadline.ts";
+import { AT_COMMIT } from "./with_commit.ts";
 
 /** Options of {@link createPostgresDialect}. */
 export interface PostgresOptions {
@@ -187,19 +188,38 @@ function wrapClient(client: PgClient): PostgresPoolClient {
   // unhandled 'error' event (an uncaught error; fatal under Node). The client's next query
   // fails instead (a 503), and the pool drops the client on release.
   client.on("error", () => {});
+  /** Statements held for the commit (with_commit.ts), in the order they were sent. */
+  let held: string[] = [];
+  const run = (args: unknown[]): unknown => {
+    const result = client.query(...args);
+    // A cursor (streaming) is returned as is; promises get busy errors mapped.
+    if (result && typeof (result as Promise<unknown>).then === "function") {
+      return (result as Promise<unknown>).catch((error) => {
+        throw mapBusyError(error);
+      });
+    }
+    return result;
+  };
   wrapper = {
     // deno-lint-ignore no-explicit-any
     query(...args: any[]): any {
-      const result = client.query(...args);
-      // A cursor (streaming) is returned as is; promises get busy errors mapped.
-      if (result && typeof (result as Promise<unknown>).then === "function") {
-        return (result as Promise<unknown>).catch((error) => {
-          throw mapBusyError(error);
-        });
+      const [text] = args;
+      if (typeof text === "string" && text.startsWith(AT_COMMIT)) {
+        held.push(text);
+        return Promise.resolve({ command: "INSERT", rowCount: 0, rows: [] });
       }
-      return result;
+      if (held.length === 0) return run(args);
+      const statements = held.join(";\n");
+      held = [];
+      // The statements and the commit as one simple query; a rollback drops them.
+      if (text === "commit") return run([`${statements};\ncommit`]);
+      if (text === "rollback") return run(args);
+      return (run([statements]) as Promise<unknown>).then(() => run(args));
     },
-    release: () => client.release(),
+    release: () => {
+      held = [];
+      client.release();
+    },
   } as PostgresPoolClient;
   wrappers.set(client, wrapper);
   return wrapper;

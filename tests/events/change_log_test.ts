@@ -11,6 +11,15 @@ import {
   install,
   logOf,
 } from "./_helpers.ts";
+import { kyselyOf } from "../../collections/database.ts";
+import type { App } from "../../mod.ts";
+
+/** The seqs in the log, oldest first. */
+async function seqs(app: App): Promise<number[]> {
+  const rows = await kyselyOf(app.db).selectFrom("_strata_changes")
+    .select("seq").orderBy("seq").execute();
+  return rows.map((row) => Number(row.seq));
+}
 
 eventsTest("change log: every HTTP write path logs its changes", async (h) => {
   const app = await h.boot({ root: EVENTS_APP });
@@ -309,6 +318,22 @@ eventsTest(
     assert.equal(await one.data.pruneChanges(), true);
   },
   { shared: true },
+);
+
+eventsTest(
+  "change log: pruning keeps the newest change, however old, so no seq is handed out twice",
+  async (h) => {
+    const app = await h.boot({ root: EVENTS_APP });
+    await app.query("Tags").create({ label: "old" });
+    const newest = (await seqs(app)).at(-1)!;
+    h.clock.advance(48 * 3_600_000);
+    assert.equal(await app.data.pruneChanges(), true);
+    assert.deepEqual(await seqs(app), [newest]);
+    await app.query("Tags").create({ label: "new" });
+    const after = await seqs(app);
+    assert.equal(after.length, 2);
+    assert.ok(after[1] > newest, `seq ${after[1]} follows ${newest}`);
+  },
 );
 
 eventsTest("change log: the config refuses bad events options", async (h) => {
