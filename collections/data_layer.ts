@@ -304,15 +304,17 @@ export async function openDataLayer(
       const run = async () => {
         const changes: ChangeEntry[] = [];
         const committed: (() => void)[] = [];
+        let first: number | null = null;
         const result = await db.transaction().execute((trx) =>
           storage.run({ trx, changes, committed }, async () => {
             const value = await fn();
-            await writeChanges(trx, dialect, changes);
+            first = await writeChanges(trx, dialect, changes);
             return value;
           })
         );
         if (changes.length > 0) {
-          feed.wake();
+          if (first === null) feed.wake();
+          else feed.committed(first, changes);
           feed.announce();
         }
         for (const fn of committed) fn();

@@ -24,6 +24,7 @@ import { type Kysely, sql } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
 import {
   changeBounds,
+  type ChangeEntry,
   type ChangeEvent,
   changeLogWriters,
   CHANGES_CHANNEL,
@@ -164,6 +165,24 @@ export class ChangeFeed {
     this.#pumping = this.#pump().finally(() => {
       this.#pumping = null;
     });
+  }
+
+  /**
+   * SQLite: a write of this process committed `entries`, which took the seqs from `first`
+   * on. When they follow the feed's position (no other process wrote since, no read is
+   * under way), they are handed out as they are, without reading them back: one writer at
+   * a time, so nothing can commit below them any more. Otherwise the log is read
+   * ({@link ChangeFeed.wake}).
+   */
+  committed(first: number, entries: readonly ChangeEntry[]): void {
+    if (this.#closed || !this.#running || entries.length === 0) return;
+    if (this.#pumping || first !== this.#position + 1) {
+      this.wake();
+      return;
+    }
+    this.#position = first + entries.length - 1;
+    if (this.#listeners.size === 0) return;
+    this.#deliver(entries.map((entry, i) => ({ ...entry, seq: first + i })));
   }
 
   /**
@@ -312,14 +331,18 @@ export class ChangeFeed {
       }
       if (events.length === 0 || this.#closed) continue;
       this.#position = events[events.length - 1].seq;
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener(events);
-        } catch (error) {
-          console.error("A change listener failed:", error);
-        }
-      }
+      this.#deliver(events);
     } while (this.#again && !this.#closed);
+  }
+
+  #deliver(events: readonly ChangeEvent[]): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(events);
+      } catch (error) {
+        console.error("A change listener failed:", error);
+      }
+    }
   }
 
   /** The next changes to hand out, in seq order with no seq still to come below them. */

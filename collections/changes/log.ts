@@ -135,7 +135,8 @@ function insertText(dialect: SqlDialect, rows: number): string {
  * else, so a write waits for no other writer. The statement is compiled once per row count;
  * on PostgreSQL it travels with the commit, in the same round trip (see
  * {@link withCommit}). (The wake-up of other instances is sent after the commit: see
- * `ChangeFeed.announce`.)
+ * `ChangeFeed.announce`.) Resolves, on SQLite, to the seq of the first entry (the others
+ * follow it); on PostgreSQL, to `null`.
  *
  * @example
  * ```ts ignore
@@ -146,7 +147,8 @@ export async function writeChanges(
   trx: AnyKysely,
   dialect: SqlDialect,
   entries: readonly ChangeEntry[],
-): Promise<void> {
+): Promise<number | null> {
+  let last: bigint | undefined;
   for (let i = 0; i < entries.length; i += WRITE_BATCH) {
     const part = entries.length <= WRITE_BATCH
       ? entries
@@ -168,11 +170,16 @@ export async function writeChanges(
       parameters,
     );
     // Only the last statement may wait for the commit: the ones before run at once.
-    const last = i + WRITE_BATCH >= entries.length;
-    await trx.executeQuery(
-      dialect === "postgres" && last ? withCommit(query) : query,
+    const final = i + WRITE_BATCH >= entries.length;
+    const result = await trx.executeQuery(
+      dialect === "postgres" && final ? withCommit(query) : query,
     );
+    last = result.insertId;
   }
+  // SQLite gives the rows of a statement consecutive seqs, and one writer at a time.
+  return dialect === "sqlite" && last !== undefined
+    ? Number(last) - entries.length + 1
+    : null;
 }
 
 function toEvent(row: Record<string, unknown>): ChangeEvent {

@@ -214,7 +214,14 @@ function wrapClient(client: PgClient): PostgresPoolClient {
       // The statements and the commit as one simple query; a rollback drops them.
       if (text === "commit") return run([`${statements};\ncommit`]);
       if (text === "rollback") return run(args);
-      return (run([statements]) as Promise<unknown>).then(() => run(args));
+      // Anything else runs after them (the client sends its queries in order); a cursor
+      // must be returned as is, and fails anyway once they did.
+      const first = run([statements]) as Promise<unknown>;
+      if (typeof text !== "string") {
+        first.catch(() => {});
+        return run(args);
+      }
+      return first.then(() => run(args));
     },
     release: () => {
       held = [];

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import type { ChangeEvent } from "../../collections/changes/log.ts";
+import {
+  type ChangeEvent,
+  readChanges,
+} from "../../collections/changes/log.ts";
 import { authLayer } from "../../auth/mod.ts";
 import {
   ADMIN,
@@ -333,6 +336,39 @@ eventsTest(
     const after = await seqs(app);
     assert.equal(after.length, 2);
     assert.ok(after[1] > newest, `seq ${after[1]} follows ${newest}`);
+  },
+);
+
+eventsTest(
+  "change log: the writer's feed hands out its own changes as the log holds them, after those written elsewhere first",
+  async (h) => {
+    const app = await h.boot({ root: EVENTS_APP });
+    await app.data.feed.settle();
+    const seen: ChangeEvent[] = [];
+    const stop = await app.data.feed.subscribe((e) => seen.push(...e));
+    const log = kyselyOf(app.db);
+    await app.query("Tags").create({ label: "a" });
+    await app.data.transaction(async () => {
+      for (const label of ["b", "c"]) await app.query("Tags").create({ label });
+    });
+    await eventually(() => seen.length === 3, 20_000, "three events");
+    // Another process's write: this one's feed is not told of it.
+    await log.insertInto("_strata_changes").values({
+      collection: "Tags",
+      uuid: "elsewhere",
+      op: "delete",
+      at: 0,
+      changed: "[]",
+    }).execute();
+    await app.query("Tags").create({ label: "d" });
+    await eventually(() => seen.length === 5, 20_000, "five events");
+    assert.deepEqual(seen, await readChanges(log, seen[0].seq - 1, 10));
+    assert.equal(seen[3].uuid, "elsewhere");
+    assert.deepEqual(
+      seen.map((e) => e.seq),
+      [0, 1, 2, 3, 4].map((i) => seen[0].seq + i),
+    );
+    stop();
   },
 );
 
