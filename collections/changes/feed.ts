@@ -54,6 +54,8 @@ const PG_SAFETY_POLL = 2000;
 // PostgreSQL: how soon a read waiting for a gap's writers to end tries again (their commit
 // normally wakes it first).
 const GAP_RETRY = 10;
+// How soon a feed nobody listens to reads after a commit (one read for all commits meanwhile).
+const IDLE_READ = 50;
 // PostgreSQL: how long a starting feed waits for the change log's writers of that moment.
 const START_WAIT = 5000;
 
@@ -86,6 +88,7 @@ export class ChangeFeed {
   #listen: ListenClient | null = null;
   #reconnect: ReturnType<typeof setTimeout> | undefined;
   #gapRetry: ReturnType<typeof setTimeout> | undefined;
+  #idleRead: ReturnType<typeof setTimeout> | undefined;
   /** PostgreSQL: every seq up to this one is final (gaps below it stay empty). */
   #final = 0;
   /** PostgreSQL: the writers that could still fill a gap seen below `#pendingUpTo`. */
@@ -143,6 +146,8 @@ export class ChangeFeed {
   async subscribe(listener: ChangeListener): Promise<() => void> {
     if (this.#closed) throw new Error("The change feed is closed");
     this.#listeners.add(listener);
+    // Commits the idle feed has not read yet are read now.
+    if (this.#idleRead !== undefined) this.#readNow();
     try {
       await this.#start();
     } catch (error) {
@@ -154,10 +159,30 @@ export class ChangeFeed {
     };
   }
 
-  /** Reads the log now (a write of this process committed, or a notification came). */
+  /**
+   * Reads the log (a write of this process committed, or a notification came): at once
+   * while someone listens; otherwise within {@link IDLE_READ} ms, one read for all the
+   * commits meanwhile, so writes nobody follows do not each cost a statement. The position
+   * only has to stay recent for the next subscriber: it receives what commits after the
+   * position, so a stale one can only add changes of the last moments, never lose one.
+   */
   wake(): void {
     // Before the start position is known a read would begin at seq 0.
     if (this.#closed || !this.#running) return;
+    if (this.#listeners.size === 0) {
+      this.#idleRead ??= setTimeout(() => {
+        this.#idleRead = undefined;
+        this.#readNow();
+      }, IDLE_READ);
+      return;
+    }
+    this.#readNow();
+  }
+
+  #readNow(): void {
+    if (this.#closed || !this.#running) return;
+    clearTimeout(this.#idleRead);
+    this.#idleRead = undefined;
     if (this.#pumping) {
       this.#again = true;
       return;
@@ -215,13 +240,13 @@ export class ChangeFeed {
 
   /** Waits until what has been committed so far was read and handed out (for tests). */
   async settle(): Promise<void> {
-    this.wake();
+    this.#readNow();
     while (!this.#closed && (this.#pumping || this.#writers !== null)) {
       if (this.#pumping) await this.#pumping;
       else {
         // A gap's writers are still running: read again once they may have ended.
         await new Promise((resolve) => setTimeout(resolve, GAP_RETRY));
-        this.wake();
+        this.#readNow();
       }
     }
   }
@@ -233,6 +258,7 @@ export class ChangeFeed {
     clearInterval(this.#timer);
     clearTimeout(this.#reconnect);
     clearTimeout(this.#gapRetry);
+    clearTimeout(this.#idleRead);
     this.#listeners.clear();
     await this.#started?.catch(() => {});
     await this.#pumping;
