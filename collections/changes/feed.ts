@@ -56,6 +56,18 @@ const PG_SAFETY_POLL = 2000;
 const GAP_RETRY = 10;
 // How soon a feed nobody listens to reads after a commit (one read for all commits meanwhile).
 const IDLE_READ = 50;
+// PostgreSQL: the least time between two reads of the log, and between two notifications,
+// while commits keep coming. The first after a quiet moment goes at once; under load one
+// read or one notification then covers every commit of the pause instead of one each.
+const PG_COALESCE = 10;
+
+// The notification is a transaction of its own; nothing is lost if a crash loses it (the
+// safety poll), so its commit need not wait for the WAL to reach the disk.
+const NOTIFY =
+  `select set_config('synchronous_commit', 'off', true), pg_notify('${CHANGES_CHANNEL}', '')`;
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
 // PostgreSQL: how long a starting feed waits for the change log's writers of that moment.
 const START_WAIT = 5000;
 
@@ -96,6 +108,9 @@ export class ChangeFeed {
   #pendingUpTo = 0;
   #announcing: Promise<void> | null = null;
   #announceAgain = false;
+  /** When the last notification (PostgreSQL) was sent, and the last read started. */
+  #announced = -Infinity;
+  #readAt = -Infinity;
   #pumping: Promise<void> | null = null;
   #again = false;
   #running = false;
@@ -224,11 +239,15 @@ export class ChangeFeed {
       this.#announceAgain = true;
       return;
     }
-    // The notification is a transaction of its own; nothing is lost if a crash loses it
-    // (the safety poll), so its commit need not wait for the WAL to reach the disk.
-    this.#announcing = sql`select set_config('synchronous_commit', 'off', true),
-      pg_notify(${CHANGES_CHANNEL}, '')`
-      .execute(this.#options.db).then(() => {}, () => {})
+    const wait = this.#announced + PG_COALESCE - performance.now();
+    // Sent on the LISTEN connection when it is up: it takes no connection a request could
+    // use, and the notification is for the instances' LISTEN connections anyway.
+    this.#announcing = (wait > 0 ? pause(wait) : Promise.resolve())
+      .then(() => {
+        this.#announced = performance.now();
+        const pool = () => sql.raw(NOTIFY).execute(this.#options.db);
+        return this.#listen?.query(NOTIFY).catch(pool) ?? pool();
+      }).then(() => {}, () => {})
       .finally(() => {
         this.#announcing = null;
         if (this.#announceAgain) {
@@ -348,6 +367,12 @@ export class ChangeFeed {
 
   async #pump(): Promise<void> {
     do {
+      if (this.#options.dialect === "postgres") {
+        const wait = this.#readAt + PG_COALESCE - performance.now();
+        if (wait > 0) await pause(wait);
+        if (this.#closed) return;
+        this.#readAt = performance.now();
+      }
       this.#again = false;
       let events: ChangeEvent[];
       try {
