@@ -8,6 +8,7 @@
 // deno-lint-ignore-file no-explicit-any
 import {
   CompiledQuery,
+  type RawBuilder,
   type SelectQueryBuilder,
   sql,
   type SqlBool,
@@ -123,11 +124,30 @@ export function readCondition(
     return deadline ? SAMPLED_DEADLINE_CHECK : null;
   }
   const scope = rootScope(ctx, collection, locale);
+  if (wheres.length === 1) {
+    const kept = keptCondition(scope, wheres[0]);
+    // Hooks are asked per read: they may answer differently each time.
+    const extra = hooks
+      ? hookConditions(scope, andFilters(wheres[0]), "where")
+      : null;
+    if (extra === null && scope.aliases.n === 0) {
+      return deadline ? kept.sampled : kept.condition;
+    }
+    return withDeadline(scope, deadline, [kept.condition, extra]);
+  }
   const parts: Condition[] = [];
   for (const where of wheres) parts.push(compileFilter(where, scope));
   if (hooks) {
     parts.push(hookConditions(scope, andFilters(...wheres), "where"));
   }
+  return withDeadline(scope, deadline, parts);
+}
+
+function withDeadline(
+  scope: WhereScope,
+  deadline: boolean,
+  parts: Condition[],
+): Condition {
   if (deadline) {
     // Every subquery takes an alias: without one, a row costs a few comparisons (pattern
     // functions look at the clock themselves), so a look every 64 rows or so is as good.
@@ -136,6 +156,44 @@ export function readCondition(
     );
   }
   return andConditions(parts);
+}
+
+/** One filter compiled at the root of a read, alone and behind the sampled deadline check. */
+interface KeptCondition {
+  readonly condition: Condition;
+  readonly sampled: Condition;
+}
+
+/**
+ * Filters compiled once, per collection, filter object and locale: a filter kept and read
+ * again (a builder refined once and run often, a wire plan the API keeps) skips compiling,
+ * and the same condition object lets {@link instantiate} skip compiling its SQL too. A
+ * filter with a subquery is compiled afresh each time: its `has` asks the target's hooks.
+ */
+const keptConditions = new WeakMap<
+  ResolvedCollection,
+  WeakMap<WhereFilter, Map<string, KeptCondition>>
+>();
+
+/** Distinct locales kept per filter. */
+const MAX_KEPT_LOCALES = 16;
+
+function keptCondition(scope: WhereScope, where: WhereFilter): KeptCondition {
+  let byFilter = keptConditions.get(scope.collection);
+  if (!byFilter) keptConditions.set(scope.collection, byFilter = new WeakMap());
+  let byLocale = byFilter.get(where);
+  const found = byLocale?.get(scope.locale);
+  if (found) return found;
+  const condition = compileFilter(where, scope);
+  const kept = {
+    condition,
+    sampled: andConditions([SAMPLED_DEADLINE_CHECK, condition]),
+  };
+  if (scope.aliases.n > 0) return kept;
+  if (!byLocale) byFilter.set(where, byLocale = new Map());
+  if (byLocale.size >= MAX_KEPT_LOCALES) byLocale.clear();
+  byLocale.set(scope.locale, kept);
+  return kept;
 }
 
 /**
@@ -473,17 +531,14 @@ function instantiate(
   if (condition === null) {
     return CompiledQuery.raw(template.head + template.tail, [...head, ...tail]);
   }
-  const where = condition.compile(ctx.executor());
+  const where = compiledCondition(ctx, condition);
   if (ctx.dialect !== "postgres") {
     return CompiledQuery.raw(
       template.head + where.sql + template.tail,
       [...head, ...where.parameters, ...tail],
     );
   }
-  const condition$ = numberedParts(where.sql, 1);
-  if (!condition$ || condition$.length !== where.parameters.length + 1) {
-    throw new Error(`Unexpected SQL for a read condition: ${where.sql}`);
-  }
+  const condition$ = where.parts!;
   return CompiledQuery.raw(
     template.head + joinNumbered(condition$, head.length + 1) +
       joinNumbered(
@@ -492,6 +547,44 @@ function instantiate(
       ),
     [...head, ...where.parameters, ...tail],
   );
+}
+
+/** A condition's SQL and parameters; on PostgreSQL also the SQL cut at its `$n`. */
+interface CompiledCondition {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly parts: readonly string[] | null;
+}
+
+/**
+ * Conditions compiled once per dialect (the kept ones of `keptCondition` come back as the
+ * same object; constant conditions are shared by every database of the process).
+ */
+const compiledByDialect = {
+  sqlite: new WeakMap<RawBuilder<SqlBool>, CompiledCondition>(),
+  postgres: new WeakMap<RawBuilder<SqlBool>, CompiledCondition>(),
+};
+
+function compiledCondition(
+  ctx: LayerContext,
+  condition: RawBuilder<SqlBool>,
+): CompiledCondition {
+  const compiledConditions = ctx.dialect === "postgres"
+    ? compiledByDialect.postgres
+    : compiledByDialect.sqlite;
+  let compiled = compiledConditions.get(condition);
+  if (compiled) return compiled;
+  const { sql, parameters } = condition.compile(ctx.executor());
+  let parts: string[] | null = null;
+  if (ctx.dialect === "postgres") {
+    parts = numberedParts(sql, 1);
+    if (!parts || parts.length !== parameters.length + 1) {
+      throw new Error(`Unexpected SQL for a read condition: ${sql}`);
+    }
+  }
+  compiled = { sql, parameters, parts };
+  compiledConditions.set(condition, compiled);
+  return compiled;
 }
 
 const PG_PLACEHOLDER = /\$(\d+)/g;

@@ -99,6 +99,11 @@ export class RequestEvent implements StrataEvent {
     return this.#query ??= new URLSearchParams(this.#search);
   }
 
+  /** The raw query string (without the `?`; empty when none), as the request sent it. */
+  get search(): string {
+    return this.#search;
+  }
+
   get headers(): Headers {
     return this.#headers ??= new Headers();
   }

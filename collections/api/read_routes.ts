@@ -5,6 +5,7 @@
  */
 import { notFound } from "../../router/errors.ts";
 import type { StrataEvent } from "../../router/event.ts";
+import type { RequestEvent } from "../../router/request_event.ts";
 import type { DataRecord, Page } from "../results.ts";
 import {
   assertNoParams,
@@ -17,10 +18,12 @@ import { ApiRequest, bodyObject } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { populatePaths, reachedCollections } from "./plan_walk.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
+import { keepPlan, keptPlan } from "./plan_cache.ts";
 
 /**
  * Parses a list query twice: once to learn which collections it reaches, once under their
- * policies.
+ * policies. With `key` (the route and its query string), a plan that depends on nothing
+ * else is kept and the next request with the same key skips the parse (see plan_cache.ts).
  *
  * @example
  * ```ts ignore
@@ -33,7 +36,15 @@ export async function planUnderPolicies<
   request: ApiRequest,
   grant: Grant,
   parse: (ctx: ReturnType<ApiRequest["wireContext"]>) => P,
+  key?: string,
 ): Promise<P> {
+  // The scope's select decides what the parse may reach; without one, nothing but the
+  // collection and the query string does (until the query reaches another collection).
+  const keep = key !== undefined && grant.scope.select === undefined;
+  if (keep) {
+    const kept = keptPlan<P>(grant.collection, key);
+    if (kept) return kept;
+  }
   const first = parse({
     ...request.wireContext(grant),
     reachable: (name) =>
@@ -45,9 +56,17 @@ export async function planUnderPolicies<
     first.where,
     first.populate,
   );
-  if (reached.size === 0) return first;
+  if (reached.size === 0) {
+    return keep ? keepPlan(grant.collection, key, first) : first;
+  }
   await request.loadTargets(grant, reached);
   return parse(request.wireContext(grant));
+}
+
+/** The key of a route's plan: its name and the raw query string (when the event has one). */
+function planKey(route: string, event: StrataEvent): string | undefined {
+  const search = (event as Partial<RequestEvent>).search;
+  return typeof search === "string" ? `${route}?${search}` : undefined;
 }
 
 /**
@@ -162,6 +181,7 @@ export async function listRecords(event: StrataEvent): Promise<unknown> {
     request,
     grant,
     (ctx) => parseListQuery(event.query, ctx),
+    planKey("list", event),
   );
   return await runList(request, grant, plan);
 }
@@ -205,6 +225,7 @@ export async function readRecord(event: StrataEvent): Promise<unknown> {
     request,
     grant,
     (ctx) => parseReadOneQuery(event.query, ctx),
+    planKey("one", event),
   );
   const byPath = request.recordWhere();
   // By UUID: without scope or hook filters the read is one precompiled statement.

@@ -646,3 +646,36 @@ dataTest("transactions: builders join, a throw rolls everything back", {
     ["y", "z"],
   );
 });
+
+let hidden: string | null = null;
+
+dataTest(
+  "a filter read again is compiled once, yet the hooks decide each read",
+  {
+    collections,
+    queryFilters: [
+      ({ collection }) =>
+        collection === "Users" && hidden !== null
+          ? { not: { name: hidden } }
+          : undefined,
+    ],
+  },
+  async (data) => {
+    for (const name of ["ann", "bob", "cid"]) {
+      created(await data.query("Users").create({ name }));
+    }
+    // One filter object, kept and read again: its compiled SQL is reused.
+    const where: WhereFilter = { name: { in: ["ann", "bob"] } };
+    const names = async () =>
+      (await data.query("Users").where(where).order("name").findMany())
+        .map((u) => u.name);
+    hidden = null;
+    assert.deepEqual(await names(), ["ann", "bob"]);
+    hidden = "ann";
+    assert.deepEqual(await names(), ["bob"], "a hook that now filters");
+    assert.equal(await data.query("Users").where(where).count(), 1);
+    hidden = null;
+    assert.deepEqual(await names(), ["ann", "bob"], "and then no longer does");
+    assert.equal(await data.query("Users").where(where).count(), 2);
+  },
+);
