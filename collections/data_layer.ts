@@ -299,6 +299,7 @@ export async function openDataLayer(
     now: () => Math.trunc(now()),
     executor: () => storage.getStore()?.trx ?? db,
     inTransaction: () => storage.getStore() !== undefined,
+    reader,
     async transaction<T>(fn: () => Promise<T>): Promise<T> {
       if (storage.getStore()) return await fn();
       const run = async () => {

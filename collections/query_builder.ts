@@ -26,6 +26,7 @@ import {
   readByUuid,
   readCondition,
   readRecords,
+  runRead,
 } from "./read.ts";
 import { buildReadSpec, DEFAULT_SPEC, type ReadSpec } from "./read_spec.ts";
 import { createRecord, updateRecords } from "./writes.ts";
@@ -449,7 +450,8 @@ class Builder implements QueryBuilder {
     }
     // A search counts through its filter alone: no ranking, no joins.
     const filter = compiled && compiled.filter;
-    const { rows } = await ctx.executor().executeQuery(
+    const { rows } = await runRead(
+      ctx,
       compileCount(
         ctx,
         this.#collection,

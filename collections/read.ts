@@ -665,6 +665,25 @@ function placeholders(text: string): number {
 }
 
 /**
+ * Runs a compiled read: on SQLite outside a transaction straight on the connection (see
+ * `DirectReader.read`), otherwise through Kysely.
+ *
+ * @example
+ * ```ts ignore
+ * const { rows } = await runRead(ctx, compileCount(ctx, posts, "en", null));
+ * ```
+ */
+export async function runRead(
+  ctx: LayerContext,
+  query: CompiledQuery,
+): Promise<{ rows: unknown[] }> {
+  const direct = ctx.reader && !ctx.inTransaction()
+    ? ctx.reader.read<unknown>(query)
+    : undefined;
+  return await (direct ?? ctx.executor().executeQuery(query));
+}
+
+/**
  * Reads records per `options`.
  *
  * @example
@@ -736,7 +755,8 @@ export async function readRecords(
     const rows = await query.execute() as Record<string, unknown>[];
     records = mapRows(rows, collection, options.spec.select);
   } else if (ctx.dialect === "sqlite") {
-    const result = await ctx.executor().executeQuery(
+    const result = await runRead(
+      ctx,
       arrayRows(compileRead(ctx, collection, plan, options, condition)),
     );
     records = mapArrayRows(
@@ -1017,9 +1037,7 @@ export async function readByUuid(
   if (template.localeAt >= 0) parameters[template.localeAt] = locale;
   const query = CompiledQuery.raw(template.sql, parameters);
   const sqlite = ctx.dialect === "sqlite";
-  const result = await ctx.executor().executeQuery(
-    sqlite ? arrayRows(query) : query,
-  );
+  const result = await runRead(ctx, sqlite ? arrayRows(query) : query);
   if (result.rows.length === 0) return null;
   const records = sqlite
     ? mapArrayRows(result.rows as unknown[][], collection, spec.select)

@@ -155,6 +155,15 @@ export interface DirectReader {
     sql: string,
     parameters: readonly unknown[],
   ): unknown[][] | undefined;
+  /**
+   * A plain `select` answered as Kysely would answer it outside a transaction (under the
+   * query deadline in force, moved to a reader thread when it runs long or another
+   * request's transaction holds the connection), without Kysely's round of acquiring and
+   * releasing the connection. `undefined` when it cannot: the caller goes through Kysely.
+   * Never call it from inside a transaction of the caller's own (it would not see the
+   * transaction's writes); Kysely joins that transaction instead.
+   */
+  read<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined;
 }
 
 const directReaders = new WeakMap<object, Promise<DirectReader | null>>();
@@ -250,6 +259,7 @@ class NodeSqliteDriver implements Driver {
     );
     // A distinct object for joined acquisitions, so releasing it does not unlock.
     this.#joined = new JoinedConnection(this.#connection);
+    this.#connection.readWithoutLock = (query) => this.readWithoutLock(query);
   }
 
   async init(): Promise<void> {}
@@ -412,6 +422,10 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
   readonly #cacheSize: number;
   readonly #usable: () => boolean;
   readonly #busyTimeout: number;
+  /** The driver's lock-free read (set by the driver, which knows the reader threads). */
+  readWithoutLock: <R>(
+    query: CompiledQuery,
+  ) => Promise<QueryResult<R>> | undefined = () => undefined;
 
   constructor(
     db: DatabaseSync,
@@ -452,6 +466,12 @@ class NodeSqliteConnection implements DatabaseConnection, DirectReader {
       cache.delete(cache.keys().next().value as string);
     }
     return entry;
+  }
+
+  read<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined {
+    return PLAIN_READ.test(query.sql)
+      ? this.readWithoutLock<R>(query)
+      : undefined;
   }
 
   readArrays(

@@ -558,3 +558,39 @@ dbAppTest(
     ]);
   },
 );
+
+dbAppTest(
+  "a kept query plan is reused only where nothing but the query string decides it",
+  "api_app",
+  async ({ req }) => {
+    for (const views of [1, 5, 10]) {
+      await req("POST", "/collections/posts", {
+        json: { title: `v${views}`, views },
+      });
+    }
+    const path = "/collections/posts?where={views:{atLeast:5}}&order=[views]";
+    const views = (r: { body: unknown }) =>
+      (r.body as Rec[]).map((record) => record.views);
+    // Parsed once unscoped (and kept), then asked again by callers the scope narrows.
+    assert.deepEqual(views(await req("GET", path)), [5, 10]);
+    assert.deepEqual(views(await req("GET", path)), [5, 10]);
+    const narrow = await req("GET", path, {
+      headers: scope("posts", "read", { select: ["title"] }),
+    });
+    assert.equal(narrow.status, 400, "the scope's select refuses views");
+    assert.deepEqual(code(narrow), {
+      code: "invalidField",
+      path: "where.views",
+    });
+    const scoped = await req("GET", path, {
+      headers: scope("posts", "read", { where: { views: { atMost: 5 } } }),
+    });
+    assert.deepEqual(views(scoped), [5], "the scope's where still applies");
+    const one = (await req("GET", path)).body as Rec[];
+    const read = await req("GET", `/collections/posts/${one[0].UUID}`, {
+      headers: scope("posts", "read", { where: { views: 1 } }),
+    });
+    assert.equal(read.status, 404, "a kept by-UUID plan keeps the scope too");
+    assert.deepEqual(views(await req("GET", path)), [5, 10]);
+  },
+);
