@@ -6,7 +6,7 @@
 
 import type { Kysely } from "kysely";
 import type { SqlDialect } from "./db/open_database.ts";
-import type { DirectReader } from "./db/sqlite_dialect.ts";
+import type { ConnectionReader } from "./db/sqlite_dialect.ts";
 import type { ResolvedCollection } from "./resolve.ts";
 import type { MessageRenderer } from "./messages.ts";
 import type { WhereFilter } from "./where.ts";
@@ -68,8 +68,8 @@ export interface LayerContext {
   executor(): Kysely<any>;
   /** Whether the caller runs inside a transaction. */
   inTransaction(): boolean;
-  /** SQLite: reads on the connection without Kysely's round trip (see `DirectReader`). */
-  readonly reader?: DirectReader | null;
+  /** SQLite: reads on the connection without Kysely's round trip (see `ConnectionReader`). */
+  readonly reader?: ConnectionReader | null;
   /** Runs `fn` in a transaction (joining the current one). */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /**

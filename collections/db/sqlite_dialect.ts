@@ -155,6 +155,10 @@ export interface DirectReader {
     sql: string,
     parameters: readonly unknown[],
   ): unknown[][] | undefined;
+}
+
+/** A {@link DirectReader} that also runs the data layer's reads (internal). */
+export interface ConnectionReader extends DirectReader {
   /**
    * A plain `select` answered as Kysely would answer it outside a transaction (under the
    * query deadline in force, moved to a reader thread when it runs long or another
@@ -166,7 +170,7 @@ export interface DirectReader {
   read<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined;
 }
 
-const directReaders = new WeakMap<object, Promise<DirectReader | null>>();
+const directReaders = new WeakMap<object, Promise<ConnectionReader | null>>();
 
 /** `setReturnArrays` (Node 24's node:sqlite), missing from the type definitions here. */
 type ArrayRows = StatementSync & { setReturnArrays(enabled: boolean): void };
@@ -197,7 +201,7 @@ const ARRAY_ROWS =
 export function directReader(
   // deno-lint-ignore no-explicit-any
   db: Kysely<any>,
-): Promise<DirectReader | null> {
+): Promise<ConnectionReader | null> {
   if (!ARRAY_ROWS) return Promise.resolve(null);
   let found = directReaders.get(db);
   if (!found) {
@@ -415,7 +419,7 @@ class Lease implements DatabaseConnection {
   }
 }
 
-class NodeSqliteConnection implements DatabaseConnection, DirectReader {
+class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   readonly #db: DatabaseSync;
   readonly #cache = new Map<string, CachedStatement>();
   readonly #arrayCache = new Map<string, CachedStatement>();
