@@ -25,6 +25,8 @@ import {
   filtersRows,
   readByUuid,
   readCondition,
+  type ReadOptions,
+  readPage,
   readRecords,
   runRead,
 } from "./read.ts";
@@ -328,9 +330,9 @@ class Builder implements QueryBuilder {
     return buildReadSpec(this.#ctx, this.#collection, select, populate);
   }
 
-  async #read(overrides: Partial<State> = {}): Promise<DataRecord[]> {
+  #readOptions(overrides: Partial<State> = {}): ReadOptions {
     const state = { ...this.#state, ...overrides };
-    return await readRecords(this.#ctx, this.#collection, {
+    return {
       wheres: state.wheres,
       order: state.order,
       limit: state.limit,
@@ -339,7 +341,15 @@ class Builder implements QueryBuilder {
       spec: this.#spec,
       hooks: true,
       search: state.search,
-    });
+    };
+  }
+
+  async #read(overrides: Partial<State> = {}): Promise<DataRecord[]> {
+    return await readRecords(
+      this.#ctx,
+      this.#collection,
+      this.#readOptions(overrides),
+    );
   }
 
   async findMany(): Promise<DataRecord[]> {
@@ -407,11 +417,25 @@ class Builder implements QueryBuilder {
         "perPage must be an integer ≥ 1",
       );
     }
+    const offset = (page - 1) * perPage;
+    if (this.#state.search === null) {
+      const read = await readPage(this.#ctx, this.#collection, {
+        ...this.#readOptions(),
+        limit: perPage,
+        offset,
+      });
+      if (read.total !== null) {
+        return {
+          records: read.records,
+          total: read.total,
+          page,
+          perPage,
+          lastPage: Math.max(1, Math.ceil(read.total / perPage)),
+        };
+      }
+    }
     const total = await this.count();
-    const records = await this.#read({
-      limit: perPage,
-      offset: (page - 1) * perPage,
-    });
+    const records = await this.#read({ limit: perPage, offset });
     return {
       records,
       total,

@@ -754,25 +754,102 @@ export async function readRecords(
     );
     const rows = await query.execute() as Record<string, unknown>[];
     records = mapRows(rows, collection, options.spec.select);
-  } else if (ctx.dialect === "sqlite") {
-    const result = await runRead(
-      ctx,
-      arrayRows(compileRead(ctx, collection, plan, options, condition)),
-    );
-    records = mapArrayRows(
-      result.rows as unknown[][],
-      collection,
-      options.spec.select,
-    );
   } else {
-    const result = await ctx.executor().executeQuery(
-      compileRead(ctx, collection, plan, options, condition),
-    );
-    const rows = result.rows as Record<string, unknown>[];
-    records = mapRows(rows, collection, options.spec.select);
+    records = (await plainRead(ctx, collection, plan, options, condition))
+      .records;
   }
   await hydrate(ctx, collection, records, options.spec, options.locale);
   return records;
+}
+
+/** The column of {@link readPage}'s rows that holds the count of all matches. */
+const TOTAL_COLUMN = "__strata_total";
+
+/**
+ * A read without a search, run; with `total`, its statement also counts every match (see
+ * {@link readPage}), and `total` is that count (`null` when no row came back to carry it).
+ */
+async function plainRead(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  plan: ReadPlan,
+  options: ReadOptions,
+  condition: Condition,
+  total = false,
+): Promise<{ records: DataRecord[]; total: number | null }> {
+  let query = compileRead(ctx, collection, plan, options, condition);
+  if (total) {
+    query = withTotal(
+      ctx,
+      query,
+      compileCount(ctx, collection, options.locale, condition),
+    );
+  }
+  const sqlite = ctx.dialect === "sqlite";
+  const { rows } = sqlite
+    ? await runRead(ctx, arrayRows(query))
+    : await runRead(ctx, query);
+  const select = options.spec.select;
+  const records = sqlite
+    ? mapArrayRows(rows as unknown[][], collection, select)
+    : mapRows(rows as Record<string, unknown>[], collection, select);
+  if (!total || rows.length === 0) return { records, total: null };
+  const count = sqlite
+    ? (rows[0] as unknown[]).at(-1)
+    : (rows[0] as Record<string, unknown>)[TOTAL_COLUMN];
+  return { records, total: Number(count) };
+}
+
+/**
+ * `read` with the count of `count` as one more (last) column: an uncorrelated scalar
+ * subquery, which both databases evaluate once. Its alias `m` shadows the read's inside it.
+ */
+function withTotal(
+  ctx: LayerContext,
+  read: CompiledQuery,
+  count: CompiledQuery,
+): CompiledQuery {
+  let sql = read.sql;
+  if (ctx.dialect === "postgres") {
+    // Every `$n` is a placeholder (see `instantiate`): the count's come first now.
+    const shift = count.parameters.length;
+    sql = sql.replace(PG_PLACEHOLDER, (_, n) => `$${Number(n) + shift}`);
+  }
+  // The select list holds quoted column names only: its end is the first " from ".
+  const at = sql.indexOf(" from ");
+  if (at === -1) throw new Error(`Unexpected SQL for a read: ${read.sql}`);
+  return CompiledQuery.raw(
+    `${sql.slice(0, at)}, (${count.sql}) as "${TOTAL_COLUMN}"${sql.slice(at)}`,
+    [...count.parameters, ...read.parameters],
+  );
+}
+
+/**
+ * One page of a read without a search and the count of all its matches, in one statement
+ * (one snapshot, one round trip). `total` is `null` when the page holds no row: count
+ * alone then.
+ *
+ * @example
+ * ```ts ignore
+ * const { records, total } = await readPage(ctx, posts, { ...options, limit: 20, offset: 20 });
+ * ```
+ */
+export async function readPage(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  options: ReadOptions,
+): Promise<{ records: DataRecord[]; total: number | null }> {
+  const condition = readCondition(
+    ctx,
+    collection,
+    options.wheres,
+    options.locale,
+    options.hooks,
+  );
+  const plan = readPlan(collection, options.spec.select);
+  const page = await plainRead(ctx, collection, plan, options, condition, true);
+  await hydrate(ctx, collection, page.records, options.spec, options.locale);
+  return page;
 }
 
 /**

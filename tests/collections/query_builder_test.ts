@@ -470,6 +470,19 @@ dataTest("paginate", { collections }, async (data) => {
     perPage: 20,
     lastPage: 1,
   });
+  // The page and its total come from one statement: a filter, a selection, a transaction.
+  const popular = posts.where({ views: { atLeast: 20 } }).select("title");
+  const first = await popular.paginate(1, 2);
+  assert.deepEqual(
+    [first.records.map((r) => Object.keys(r)), first.total, first.lastPage],
+    [[["UUID", "title"], ["UUID", "title"]], 3, 2],
+  );
+  await data.transaction(async () => {
+    await data.query("Posts").where({ views: 10 }).update({ views: 25 });
+    const inside = await popular.paginate(2, 2);
+    assert.deepEqual([inside.records.length, inside.total], [2, 4]);
+  });
+  assert.equal((await popular.paginate(3, 2)).total, 4, "past the last page");
 });
 
 dataTest("populate: record and records, nested, with nested select", {
