@@ -5,7 +5,8 @@
  * see _peer.ts) that answers the same JSON bytes (checked first):
  * - list `where={views:{atLeast:N}}&order=[-views]&limit=20`: target ≥ 0.85×;
  * - read by UUID (1,000 UUIDs in turn): ≥ 0.7×;
- * - paginated (`page`/`perPage` with the total): ≥ 0.9×;
+ * - paginated (`page`/`perPage` with the total): ≥ 0.9×; and, without a target, the same
+ *   on a Strata server without a statement deadline (`query.timeout: false`);
  * - create (POST): ≥ 0.8×; and, without a target, create on a collection with
  *   `events: false` (no change-log row per write, like the peer);
  * - Strata's create with the change log (the default) against Strata's create without it
@@ -21,6 +22,7 @@ import {
   QUICK,
   ROUNDS,
   type Server,
+  startServer,
   startStrataAndPeer,
   wrk,
   type WrkOptions,
@@ -40,6 +42,8 @@ interface Measure {
   readonly name: string;
   /** The target; none for a measure that only explains another. */
   readonly min?: number;
+  /** Measured on the Strata server without a statement deadline (`query.timeout: false`). */
+  readonly untimed?: boolean;
   /** The URL path wrk is pointed at (a script may replace it per request). */
   readonly path: string;
   readonly load: WrkOptions;
@@ -105,6 +109,12 @@ async function measureOn(
       port,
       servers,
     );
+    const untimed = await startServer(
+      SERVER,
+      ["strata-untimed", String(port + 2), ...database.args],
+      port + 2,
+    );
+    servers.push(untimed);
     // The same bytes first: the list, the page, a read by UUID, the creates.
     await checkSame(strata, peer, listPath(rows));
     await checkSame(strata, peer, pagePath(rows));
@@ -148,6 +158,15 @@ async function measureOn(
       },
       { name: "paginated", min: 0.9, path: pagePath(rows), load },
       {
+        // Why the row above may miss on SQLite: under `query.timeout` (on by default) every
+        // row a statement looks at passes a sampled deadline check, and the total counts
+        // 1,000 index entries; this server runs without a deadline.
+        name: "paginated, query.timeout: false",
+        path: pagePath(rows),
+        load,
+        untimed: true,
+      },
+      {
         name: "create (POST)",
         min: 0.8,
         path: "/collections/posts",
@@ -163,8 +182,9 @@ async function measureOn(
     ];
     const url = (server: Server, path: string) =>
       `http://127.0.0.1:${server.port}${path}`;
+    const ours = (measure: Measure) => measure.untimed ? untimed : strata;
     for (const measure of measures) {
-      for (const server of servers) {
+      for (const server of [ours(measure), peer]) {
         await wrk(url(server, measure.path), {
           ...measure.load,
           duration: "1s",
@@ -175,10 +195,12 @@ async function measureOn(
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, measure] of measures.entries()) {
         // Alternate who goes first, so a noisy moment hits both alike.
-        const order = (round + i) % 2 ? [peer, strata] : [strata, peer];
+        const order = (round + i) % 2
+          ? [peer, ours(measure)]
+          : [ours(measure), peer];
         for (const server of order) {
           const rate = await wrk(url(server, measure.path), measure.load);
-          const key = server === strata ? "strata" : "peer";
+          const key = server === peer ? "peer" : "strata";
           best[i][key] = Math.max(best[i][key], rate);
         }
       }
@@ -215,7 +237,7 @@ export async function collectionsBench(): Promise<BenchReport> {
   for (const [i, kind] of selectedKinds().entries()) {
     const database = await freshDatabase(kind, "collections");
     try {
-      results.push(...await measureOn(database, rows, PORT + 2 * i));
+      results.push(...await measureOn(database, rows, PORT + 3 * i));
     } finally {
       await database.drop();
     }

@@ -40,6 +40,8 @@ export function applySelectScopes(
   records: readonly DataRecord[],
   populate: readonly PopulatePlan[],
 ): void {
+  // Nothing populated and no select of its own: nothing to strip.
+  if (populate.length === 0 && !grant.scope.select) return;
   const policy = request.readPolicy(grant);
   const walk = (
     collection: string,
