@@ -76,6 +76,25 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
   return -1;
 }
 
+/** The length of the longest end of `buffer` that is the start of `delimiter` (0 if none). */
+function delimiterPrefixAtEnd(
+  buffer: Uint8Array,
+  delimiter: Uint8Array,
+): number {
+  const first = delimiter[0];
+  const from = Math.max(0, buffer.length - delimiter.length + 1);
+  for (
+    let i = buffer.indexOf(first, from);
+    i !== -1;
+    i = buffer.indexOf(first, i + 1)
+  ) {
+    let j = 1;
+    while (i + j < buffer.length && buffer[i + j] === delimiter[j]) j++;
+    if (i + j === buffer.length) return j;
+  }
+  return 0;
+}
+
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (a.length === 0) return b;
   const out = new Uint8Array(a.length + b.length);
@@ -224,37 +243,18 @@ export async function* readMultipart(
             done = true;
             return chunk;
           }
-          // Everything but a possible start of the delimiter can go out now.
-          const safe = buffer.length - (delimiter.length - 1);
-          if (safe > 0) {
-            const chunk = buffer.subarray(0, safe);
-            buffer = buffer.subarray(safe);
+          // Everything but a tail that could start a delimiter goes out now: one chunk out
+          // per chunk in, never copied (random bytes rarely end in a delimiter's prefix).
+          const keep = delimiterPrefixAtEnd(buffer, delimiter);
+          if (buffer.length > keep) {
+            const chunk = buffer.subarray(0, buffer.length - keep);
+            buffer = buffer.subarray(buffer.length - keep);
             return chunk;
           }
-          // A short tail is left: look for a delimiter that starts in it across the next
-          // chunk's first bytes, without copying that chunk (file bytes are never copied).
-          const read = ended ? { done: true as const } : await reader.read();
-          if (read.done) {
-            ended = true;
+          // Only a possible start of the delimiter is left: join the next chunk to it.
+          if (!await more()) {
             throw malformed("The multipart body ends inside a part");
           }
-          const value = read.value;
-          if (value.length < delimiter.length) {
-            // A short chunk: a delimiter may span it and the next, so gather (cheap here).
-            buffer = concat(buffer, value);
-            continue;
-          }
-          const joint = concat(buffer, value.subarray(0, delimiter.length));
-          const at2 = indexOf(joint, delimiter);
-          if (at2 !== -1 && at2 < buffer.length) {
-            const chunk = buffer.subarray(0, at2);
-            buffer = value.subarray(at2 + delimiter.length - buffer.length);
-            done = true;
-            return chunk;
-          }
-          const tail = buffer;
-          buffer = value;
-          if (tail.length > 0) return tail;
         }
       };
       const partBody = new ReadableStream<Uint8Array>({
