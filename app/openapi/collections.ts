@@ -7,7 +7,8 @@
  */
 import type { ApiCollection } from "../../collections/api/registry.ts";
 import type { ApiOperation } from "../../collections/api/exposure.ts";
-import { errorRefs, type ErrorStatus } from "./errors.ts";
+import { errorRefs, type ErrorStatus, GUARDED_SECURITY } from "./errors.ts";
+import { writeBody } from "./files.ts";
 import { type JsonSchema, recordRef } from "./field_schema.ts";
 
 /** The collections API routes, by the operation kind each one serves. */
@@ -333,7 +334,7 @@ function shape(
         operation: {
           summary: `Create a ${name} record`,
           parameters: writeLocale,
-          requestBody: jsonBody({ $ref: `#/components/schemas/${name}Create` }),
+          requestBody: writeBody(collection, "Create"),
           responses: {
             "201": jsonAnswer("The stored record", recordRef(name)),
           },
@@ -361,7 +362,7 @@ function shape(
         operation: {
           summary: `Update one ${name} record`,
           parameters: [UUID_PARAM, ...writeLocale],
-          requestBody: jsonBody({ $ref: `#/components/schemas/${name}Update` }),
+          requestBody: writeBody(collection, "Update"),
           responses: {
             "200": jsonAnswer("The record in its final state", recordRef(name)),
           },
@@ -478,9 +479,3 @@ export function collectionOperations(
   }
   return placed;
 }
-
-/** Security of a guarded operation: the session cookie or a bearer token. */
-export const GUARDED_SECURITY: readonly JsonSchema[] = [
-  { sessionCookie: [] },
-  { bearerToken: [] },
-];

@@ -23,7 +23,12 @@ import {
 } from "./field_schema.ts";
 import { eventsOperation } from "./events.ts";
 import { fileRouteOperations } from "./file_routes.ts";
-import { downloadOperation, uploadOperation } from "./files.ts";
+import {
+  downloadOperation,
+  FILE_DESCRIPTOR_SCHEMA,
+  multipartWriteSchema,
+  uploadOperation,
+} from "./files.ts";
 import { fileRoutes } from "../../files/routes.ts";
 import { searchOperation } from "./search.ts";
 import { literalOrMessage } from "../../i18n/literal_or_key.ts";
@@ -79,7 +84,7 @@ export function buildOpenApiDocument(
       () => searchOperation(collections, registry.locales),
     ],
     [collectionsApiRoutes["events.get.ts"], () => eventsOperation(collections)],
-    [fileRoutes["files/index.post.ts"], uploadOperation],
+    [fileRoutes["files/index.post.ts"], () => uploadOperation(collections)],
     [fileRoutes["files/[uuid]/[name].get.ts"], downloadOperation],
   ]);
   const placed: PlacedOperation[] = [];
@@ -108,6 +113,7 @@ export function buildOpenApiDocument(
     Object.keys(paths).sort().map((path) => [path, paths[path]]),
   );
   const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
+  if (app.files) schemas.FileDescriptor = FILE_DESCRIPTOR_SCHEMA;
   // Labels and descriptions that name messages read in the default language.
   const text = (value: string) =>
     literalOrMessage(app.messages.translator, value, []);
@@ -118,17 +124,24 @@ export function buildOpenApiDocument(
       readable,
       text,
     );
+    const name = collection.name;
     if (collection.exposure.create) {
-      schemas[`${collection.name}Create`] = createInputSchema(
+      schemas[`${name}Create`] = createInputSchema(collection.resolved, text);
+      const multipart = multipartWriteSchema(
         collection.resolved,
-        text,
+        createInputSchema(collection.resolved, text, true),
+        "create",
       );
+      if (multipart) schemas[`${name}CreateMultipart`] = multipart;
     }
     if (collection.exposure.update) {
-      schemas[`${collection.name}Update`] = updateInputSchema(
+      schemas[`${name}Update`] = updateInputSchema(collection.resolved, text);
+      const multipart = multipartWriteSchema(
         collection.resolved,
-        text,
+        { $ref: `#/components/schemas/${name}Update` },
+        "update",
       );
+      if (multipart) schemas[`${name}UpdateMultipart`] = multipart;
     }
   }
   const cookieName = typeof app.config.auth.cookieName === "string"
@@ -138,10 +151,13 @@ export function buildOpenApiDocument(
     openapi: "3.1.0",
     info: { title: "Strata app", version: "1.0.0" },
     servers: [{ url: app.config.api.basePath || "/" }],
-    tags: exposed.map((c) => ({
-      name: c.name,
-      description: `The ${c.name} collection`,
-    })),
+    tags: [
+      ...exposed.map((c) => ({
+        name: c.name,
+        description: `The ${c.name} collection`,
+      })),
+      ...(app.files ? [{ name: "Files", description: "Stored files" }] : []),
+    ],
     paths: sortedPaths,
     components: {
       schemas,

@@ -35,6 +35,12 @@ export const ERROR_SCHEMA: JsonSchema = {
           description:
             "Field path → message (422 on writes; 400 on a validated route's params, query or headers)",
         },
+        codes: {
+          type: "object",
+          additionalProperties: { type: "string" },
+          description:
+            "Field path → stable camelCase code of each refusal in errors (422)",
+        },
         code: {
           type: "string",
           description: "Stable camelCase code of a malformed query (400)",
@@ -56,7 +62,8 @@ const WHEN: Record<ErrorStatus, string> = {
   404: "Not found, not exposed, or outside the caller's scope",
   409: "Blocked by a restrict reference",
   413: "The request body is too large",
-  415: "The request body is not JSON",
+  415:
+    "The request body is not of an accepted type (JSON, or multipart/form-data where files are uploaded)",
   422: "Some values are invalid",
   429: "Too many attempts; see Retry-After",
   503: "The service is busy or the request took too long",
@@ -109,3 +116,17 @@ export function errorRefs(
   }
   return out;
 }
+
+/**
+ * Security of a guarded operation: the session cookie or a bearer token.
+ *
+ * @example
+ * ```ts
+ * import { GUARDED_SECURITY } from "./errors.ts";
+ * GUARDED_SECURITY.length; // 2
+ * ```
+ */
+export const GUARDED_SECURITY: readonly JsonSchema[] = [
+  { sessionCookie: [] },
+  { bearerToken: [] },
+];

@@ -5,8 +5,8 @@
  * @module
  */
 import type { ApiCollection } from "../../collections/api/registry.ts";
-import { errorRefs, type ErrorStatus } from "./errors.ts";
-import { GUARDED_SECURITY, type PlacedOperation } from "./collections.ts";
+import { errorRefs, type ErrorStatus, GUARDED_SECURITY } from "./errors.ts";
+import type { PlacedOperation } from "./collections.ts";
 
 /**
  * The multiplexed stream's operation over the collections a caller may follow (those with a

@@ -8,6 +8,7 @@ import type {
   ResolvedCollection,
   ResolvedField,
 } from "../../collections/resolve.ts";
+import { FILE_DESCRIPTOR_REF, isFileField } from "./files.ts";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -36,26 +37,6 @@ function annotate(
 }
 
 const UUID_SCHEMA: JsonSchema = { type: "string", format: "uuid" };
-
-/** A stored file as reads describe it (writes give its UUID). */
-export const FILE_DESCRIPTOR_SCHEMA: JsonSchema = {
-  type: "object",
-  required: ["UUID", "name", "type", "size", "sha256", "url"],
-  properties: {
-    UUID: UUID_SCHEMA,
-    name: { type: "string" },
-    type: { type: "string" },
-    size: { type: "integer" },
-    sha256: { type: "string" },
-    width: { type: "integer" },
-    height: { type: "integer" },
-    url: { type: "string" },
-  },
-};
-
-const FILE_SCHEMA: JsonSchema = {
-  anyOf: [{ ...UUID_SCHEMA }, FILE_DESCRIPTOR_SCHEMA],
-};
 
 /** The schema of one value of `field` as stored and written (links as UUIDs). */
 function valueSchema(field: ResolvedField): JsonSchema {
@@ -103,9 +84,9 @@ function valueSchema(field: ResolvedField): JsonSchema {
     case "records":
       return { type: "array", items: { ...UUID_SCHEMA } };
     case "file":
-      return { ...FILE_SCHEMA };
+      return { ...UUID_SCHEMA };
     case "files":
-      return { type: "array", items: { ...FILE_SCHEMA } };
+      return { type: "array", items: { ...UUID_SCHEMA } };
   }
 }
 
@@ -150,6 +131,13 @@ function readSchema(
       items: { anyOf: [UUID_SCHEMA, recordRef(target)] },
       description: `UUIDs of ${target} records, or the records when populated`,
     };
+  }
+  // Reads describe a stored file; writes name it by its UUID.
+  if (field.kind === "file") {
+    return orNull({ ...FILE_DESCRIPTOR_REF }, field.nullable);
+  }
+  if (field.kind === "files") {
+    return { type: "array", items: { ...FILE_DESCRIPTOR_REF } };
   }
   return orNull(base, field.nullable);
 }
@@ -197,7 +185,8 @@ export function recordSchema(
 
 /**
  * The body of a create: writable fields (write-only ones included), each required unless
- * nullable or defaulted.
+ * nullable or defaulted; with `filesAsParts`, the `data` part of a multipart create (file
+ * fields never required there: they may come as parts).
  *
  * @example
  * ```ts ignore
@@ -207,6 +196,7 @@ export function recordSchema(
 export function createInputSchema(
   collection: ResolvedCollection,
   text: PresentationText = asWritten,
+  filesAsParts = false,
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -217,11 +207,15 @@ export function createInputSchema(
       field,
       text,
     );
-    if (!field.nullable && !field.hasDefault) required.push(field.name);
+    // In a multipart write a file field may come as a part instead of in `data`.
+    const part = filesAsParts && isFileField(field);
+    if (!field.nullable && !field.hasDefault && !part) {
+      required.push(field.name);
+    }
   }
   return {
     type: "object",
-    title: `${collection.name}Create`,
+    title: `${collection.name}Create${filesAsParts ? "Data" : ""}`,
     properties,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,

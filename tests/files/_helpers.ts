@@ -7,6 +7,7 @@ import type { StrataConfig } from "../../app/config.ts";
 import { authLayer } from "../../auth/mod.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
+import { ADMIN, createUser, login } from "../auth/_helpers.ts";
 
 export { PG_URL };
 
@@ -259,4 +260,24 @@ export async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes as BufferSource);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0"))
     .join("");
+}
+
+/** A new user with `roles`, signed in: their session cookie. */
+export async function signedIn(app: App, email: string, roles: string[]) {
+  await createUser(app, { email, password: ADMIN.password, roles });
+  return await login(app, email, ADMIN.password);
+}
+
+/** `POST /files?<query>` of one file, as `cookie`'s user (anonymous when `null`). */
+export async function uploadFirst(
+  app: App,
+  cookie: string | null,
+  query: string,
+  file: Uint8Array | string,
+  filename = "a.png",
+) {
+  return await send(app, "POST", `/files?${query}`, {
+    body: form([{ name: "file", file, filename }]),
+    headers: cookie ? { cookie, origin: "http://localhost" } : {},
+  });
 }

@@ -7,28 +7,10 @@ import {
   form,
   png,
   send,
+  signedIn,
   storedFiles,
+  uploadFirst,
 } from "./_helpers.ts";
-import { ADMIN, createUser, login } from "../auth/_helpers.ts";
-import type { App } from "../../mod.ts";
-
-async function signedIn(app: App, email: string, roles: string[]) {
-  await createUser(app, { email, password: ADMIN.password, roles });
-  return await login(app, email, ADMIN.password);
-}
-
-async function uploadFirst(
-  app: App,
-  cookie: string | null,
-  query: string,
-  file: Uint8Array | string,
-  filename = "a.png",
-) {
-  return await send(app, "POST", `/files?${query}`, {
-    body: form([{ name: "file", file, filename }]),
-    headers: cookie ? { cookie, origin: "http://localhost" } : {},
-  });
-}
 
 filesTest(
   "POST /files needs a signed-in user allowed to write the collection",
