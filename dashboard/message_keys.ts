@@ -106,6 +106,8 @@ export const dashboardMessageKeys: readonly string[] = Object.freeze([
   "dashboard.createNamed",
   "dashboard.remove",
   "dashboard.moveEarlier",
+  "dashboard.moveLater",
+  "dashboard.movedTo",
   "dashboard.addChoice",
   "dashboard.created",
   "dashboard.updated",

@@ -1263,6 +1263,24 @@ textarea {
   flex: 1 1 auto;
 }
 
+/* A files field's items move by drag, or by their earlier / later buttons. */
+.file[draggable="true"] {
+  cursor: grab;
+}
+
+.file .chip-name {
+  flex: 1 1 auto;
+}
+
+.chip-button:disabled {
+  cursor: default;
+  opacity: 0.4;
+}
+
+.chip-button:disabled:hover {
+  background: transparent;
+}
+
 .file-input {
   max-width: 100%;
 }

@@ -102,6 +102,8 @@ export const fallbackMessages: Readonly<Record<string, string>> = Object.freeze(
     createNamed: "Create “{name}”",
     remove: "Remove {name}",
     moveEarlier: "Move {name} earlier",
+    moveLater: "Move {name} later",
+    movedTo: "{name} moved to position {position} of {count}",
     addChoice: "Add",
     created: "“{name}” created",
     updated: "“{name}” saved",

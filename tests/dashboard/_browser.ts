@@ -1,6 +1,6 @@
 // Shared pieces of the dashboard's browser tests: Debian's Chromium, pages
 // that record script errors, screenshots, keyboard walks and the check that
-// a German page shows no English texts.
+// a German page shows no English texts, and axe-core's check.
 import assert from "node:assert/strict";
 import {
   type Browser,
@@ -8,6 +8,7 @@ import {
   type Locator,
   type Page,
 } from "npm:playwright-core@^1.50.0";
+import axe from "npm:axe-core@^4.10.0";
 
 /** Debian's Chromium; the browser tests are skipped without it. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -200,4 +201,28 @@ export function serveOnLoopback(
     fetch,
   );
   return { server, origin: `http://127.0.0.1:${server.addr.port}` };
+}
+
+/** Runs axe-core on the page; answers the serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate<boolean>("typeof axe !== 'undefined'"))) {
+    // Through the DevTools protocol, so the page's strict CSP does not stop it.
+    await page.evaluate(axe.source);
+  }
+  const found = await page.evaluate<
+    { id: string; impact: string; nodes: { target: string[] }[] }[]
+  >(
+    `axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+      r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n) => ({ target: n.target.map(String) })),
+      })))`,
+  );
+  return found.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) =>
+      `${v.id} (${v.impact}): ${
+        v.nodes.map((n) => n.target.join(" ")).join(", ")
+      }`
+    );
 }

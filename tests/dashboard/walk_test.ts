@@ -11,7 +11,6 @@ import type {
   BrowserContext,
   Page,
 } from "npm:playwright-core@^1.50.0";
-import axe from "npm:axe-core@^4.10.0";
 import { createTestApp, type TestApp } from "../../testing/mod.ts";
 import { authLayer } from "../../auth/mod.ts";
 import {
@@ -21,6 +20,7 @@ import {
   hasChromium,
   launchChromium,
   ready,
+  seriousViolations,
   serveOnLoopback,
 } from "./_browser.ts";
 
@@ -40,30 +40,6 @@ const LOOKS: readonly Look[] = [1280, 375].flatMap((width) =>
     (["light", "dark"] as const).map((scheme) => ({ width, language, scheme }))
   )
 );
-
-/** Runs axe-core on the page; answers the serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate<boolean>("typeof axe !== 'undefined'"))) {
-    // Through the DevTools protocol, so the page's strict CSP does not stop it.
-    await page.evaluate(axe.source);
-  }
-  const found = await page.evaluate<
-    { id: string; impact: string; nodes: { target: string[] }[] }[]
-  >(
-    `axe.run(document, { resultTypes: ["violations"] }).then((r) =>
-      r.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        nodes: v.nodes.map((n) => ({ target: n.target.map(String) })),
-      })))`,
-  );
-  return found.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) =>
-      `${v.id} (${v.impact}): ${
-        v.nodes.map((n) => n.target.join(" ")).join(", ")
-      }`
-    );
-}
 
 /**
  * Waits until `expression` holds in the page. Polled through page.evaluate (the DevTools

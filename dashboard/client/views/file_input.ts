@@ -3,8 +3,9 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 // File fields as a drop zone: choose or drop files, each uploaded first (`POST /files`) with
-// its progress shown, images as thumbnails, every file removable; the record write then names
-// the uploads' UUIDs.
+// its progress shown, images as thumbnails, every file removable, the files of a `files`
+// field reordered by drag or by their move earlier / later buttons; the record write then
+// names the uploads' UUIDs in that order.
 import { h, type Props } from "../dom.ts";
 import type { Dashboard } from "../context.ts";
 import type { Collection, Field } from "../types.ts";
@@ -65,12 +66,66 @@ export function fileControl(
     status,
   );
 
+  // Moves the file at `from` to `to` (a `files` field's order is its value's order); the
+  // same button keeps the focus, or its twin when it went away at the list's end.
+  function move(from: number, to: number, focus: string): void {
+    if (to < 0 || to >= files.length || to === from) return;
+    const moved = files.slice();
+    moved.splice(to, 0, ...moved.splice(from, 1));
+    files = moved;
+    render();
+    status.textContent = t("movedTo", {
+      name: files[to].name,
+      position: to + 1,
+      count: files.length,
+    });
+    const buttons = [
+      ...list.children[to].querySelectorAll<HTMLButtonElement>("button"),
+    ].filter(function (button) {
+      return !button.disabled;
+    });
+    (buttons.find(function (button) {
+      return button.dataset.testid === focus;
+    }) ?? buttons[0])?.focus();
+  }
+
+  // Drag and drop between the items of a `files` field (the buttons do the same by keyboard).
+  let dragged = -1;
+
   function render(): void {
-    list.replaceChildren(...files.map(function (file) {
+    list.replaceChildren(...files.map(function (file, index) {
       const image = file.type?.startsWith("image/") && file.url;
+      const reorder = multiple && files.length > 1;
       return h(
         "li",
-        { class: "file", "data-testid": "file", "data-uuid": file.UUID },
+        {
+          class: "file",
+          "data-testid": "file",
+          "data-uuid": file.UUID,
+          draggable: reorder ? "true" : null,
+          ondragstart: function (event: DragEvent) {
+            dragged = index;
+            event.dataTransfer?.setData("text/plain", file.UUID);
+            if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
+          },
+          ondragover: function (event: DragEvent) {
+            if (dragged < 0) return;
+            // A reorder, not a file dropped on the zone.
+            event.preventDefault();
+            event.stopPropagation();
+          },
+          ondrop: function (event: DragEvent) {
+            if (dragged < 0) return;
+            event.preventDefault();
+            event.stopPropagation();
+            const from = dragged;
+            dragged = -1;
+            move(from, index, "file-earlier");
+          },
+          ondragend: function () {
+            dragged = -1;
+          },
+        },
         image
           ? h("img", {
             src: app.base + file.url,
@@ -80,6 +135,30 @@ export function fileControl(
           })
           : null,
         h("span", { class: "chip-name" }, file.name),
+        reorder
+          ? h("button", {
+            type: "button",
+            class: "chip-button",
+            "aria-label": t("moveEarlier", { name: file.name }),
+            "data-testid": "file-earlier",
+            disabled: index === 0,
+            onclick: function () {
+              move(index, index - 1, "file-earlier");
+            },
+          }, "↑")
+          : null,
+        reorder
+          ? h("button", {
+            type: "button",
+            class: "chip-button",
+            "aria-label": t("moveLater", { name: file.name }),
+            "data-testid": "file-later",
+            disabled: index === files.length - 1,
+            onclick: function () {
+              move(index, index + 1, "file-later");
+            },
+          }, "↓")
+          : null,
         h("button", {
           type: "button",
           class: "chip-button",
