@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import type { Browser, Locator } from "npm:playwright-core@^1.50.0";
 import { createTestApp } from "../../testing/mod.ts";
 import { filesConfig, form, PG_URL, png } from "../files/_helpers.ts";
+import { install } from "../auth/_helpers.ts";
 import {
   ADMIN,
   fixture,
@@ -41,13 +42,7 @@ for (const database of [":memory:", PG_URL]) {
     const { server, origin } = serveOnLoopback(app.fetch);
     let browser: Browser | undefined;
     try {
-      const installed = await app.request("/auth/install", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(ADMIN),
-      });
-      assert.equal(installed.status, 200);
-      await installed.body?.cancel();
+      await install(app, ADMIN);
       const created = await app.request("/collections/photos", {
         method: "POST",
         body: form([
@@ -77,6 +72,13 @@ for (const database of [":memory:", PG_URL]) {
       await t.step(
         "keyboard: move later and earlier, focus kept, announced",
         async () => {
+          // Presses `key`, waits for one.png at `at`, checks the order.
+          const press = async (key: string, at: number, order: string[]) => {
+            await page.keyboard.press(key);
+            await zone.getByTestId("file").nth(at).getByText("one.png")
+              .waitFor();
+            assert.deepEqual(await names(zone), order);
+          };
           const first = zone.getByTestId("file").first();
           // At the ends, the move that goes nowhere is disabled.
           assert.equal(
@@ -84,35 +86,17 @@ for (const database of [":memory:", PG_URL]) {
             true,
           );
           await first.getByTestId("file-later").focus();
-          await page.keyboard.press("Enter");
-          await zone.getByTestId("file").nth(1).getByText("one.png").waitFor();
-          assert.deepEqual(await names(zone), [
-            "two.png",
-            "one.png",
-            "three.png",
-          ]);
-          // The focus followed the file: Enter again moves it once more.
+          await press("Enter", 1, ["two.png", "one.png", "three.png"]);
+          // The focus followed the file: pressing again moves it once more.
           assert.equal(await focusedTestId(page), "file-later");
-          await page.keyboard.press("Space");
-          await zone.getByTestId("file").nth(2).getByText("one.png").waitFor();
-          assert.deepEqual(await names(zone), [
-            "two.png",
-            "three.png",
-            "one.png",
-          ]);
+          await press("Space", 2, ["two.png", "three.png", "one.png"]);
           // At the end, its later button is disabled: the focus moves to its earlier one.
           assert.equal(await focusedTestId(page), "file-earlier");
           assert.equal(
             await zone.getByRole("status").textContent(),
             "one.png moved to position 3 of 3",
           );
-          await page.keyboard.press("Enter");
-          await zone.getByTestId("file").nth(1).getByText("one.png").waitFor();
-          assert.deepEqual(await names(zone), [
-            "two.png",
-            "one.png",
-            "three.png",
-          ]);
+          await press("Enter", 1, ["two.png", "one.png", "three.png"]);
           assert.equal(
             await zone.getByRole("button", { name: "Move three.png later" })
               .isDisabled(),

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import openapiTS, { astToString } from "npm:openapi-typescript@^7.6.0";
 import {
+  assertTypeChecks,
   assertValidOpenApi,
   documentOf,
   responseValidator,
@@ -196,13 +197,7 @@ export function cover(photo: components["schemas"]["Photos"]): string | undefine
 }
 `,
       );
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: ["check", "--quiet", `${dir}/program.ts`],
-        stdout: "piped",
-        stderr: "piped",
-        env: { NO_COLOR: "1" },
-      }).output();
-      assert.ok(output.success, new TextDecoder().decode(output.stderr));
+      await assertTypeChecks(`${dir}/program.ts`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

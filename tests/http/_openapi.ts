@@ -140,3 +140,14 @@ function rebase(schema: unknown): Record<string, unknown> {
     JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"doc#/'),
   );
 }
+
+/** Asserts `deno check` accepts the program at `path` (TypeScript generated from a document). */
+export async function assertTypeChecks(path: string): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", path],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+}

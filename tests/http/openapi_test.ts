@@ -10,6 +10,7 @@ import { createTestApp } from "../../testing/mod.ts";
 import { DEMO_PASSWORD } from "../../examples/blog/seed.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import {
+  assertTypeChecks,
   assertValidOpenApi,
   BLOG,
   blogTest,
@@ -332,13 +333,7 @@ export const wrong: CreateBody = { title: "T", slug: "t", author: "x", views: 1 
 export const missing: CreateBody = { title: "T", author: "x" };
 `,
     );
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", `${dir}/program.ts`],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    assert.ok(output.success, new TextDecoder().decode(output.stderr));
+    await assertTypeChecks(`${dir}/program.ts`);
   } finally {
     await Deno.remove(dir, { recursive: true });
     await app.close();
