@@ -76,6 +76,31 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
   return -1;
 }
 
+/**
+ * A search for one delimiter (Boyer-Moore-Horspool): file bytes rarely hold the delimiter's
+ * bytes, so most steps skip its whole length instead of stopping at every CR.
+ */
+function delimiterSearch(
+  delimiter: Uint8Array,
+): (haystack: Uint8Array) => number {
+  const m = delimiter.length;
+  const skip = new Uint8Array(256).fill(Math.min(m, 255));
+  for (let i = 0; i < m - 1; i++) skip[delimiter[i]] = Math.min(m - 1 - i, 255);
+  const last = delimiter[m - 1];
+  return (haystack) => {
+    for (let end = m - 1; end < haystack.length;) {
+      const byte = haystack[end];
+      if (byte === last) {
+        let j = m - 2;
+        while (j >= 0 && haystack[end - (m - 1) + j] === delimiter[j]) j--;
+        if (j < 0) return end - (m - 1);
+      }
+      end += skip[byte];
+    }
+    return -1;
+  };
+}
+
 /** The length of the longest end of `buffer` that is the start of `delimiter` (0 if none). */
 function delimiterPrefixAtEnd(
   buffer: Uint8Array,
@@ -158,6 +183,7 @@ export async function* readMultipart(
   const maxParts = limits.maxParts ?? 100;
   const maxHeaderBytes = limits.maxHeaderBytes ?? 8192;
   const delimiter = encoder.encode(`\r\n--${boundary}`);
+  const findDelimiter = delimiterSearch(delimiter);
   const reader = body.getReader();
   // The body's first delimiter has no CRLF before it: add one so every delimiter looks alike.
   let buffer: Uint8Array = CRLF;
@@ -175,7 +201,7 @@ export async function* readMultipart(
   try {
     // Skip the preamble up to the first delimiter.
     while (true) {
-      const at = indexOf(buffer, delimiter);
+      const at = findDelimiter(buffer);
       if (at !== -1) {
         buffer = buffer.subarray(at + delimiter.length);
         break;
@@ -236,7 +262,7 @@ export async function* readMultipart(
       // The next bytes of the part, or `null` at its end (the delimiter is consumed).
       const next = async (): Promise<Uint8Array | null> => {
         while (true) {
-          const at = indexOf(buffer, delimiter);
+          const at = findDelimiter(buffer);
           if (at !== -1) {
             const chunk = buffer.subarray(0, at);
             buffer = buffer.subarray(at + delimiter.length);
