@@ -3,14 +3,15 @@
  * record or field value went away, including the files of a field (or collection) removed
  * from its definition. Every instance runs it; a file is claimed through the database (a
  * conditional update only one instance wins) before it is deleted, and a file a committed
- * record still holds in any file field is never deleted (checked by fresh statements after
- * the claim, and put back under that record if so). One sweep looks at a bounded batch of
+ * record still holds is never deleted (checked by fresh statements after the claim: its owner
+ * record, or for a file of a field no longer defined every record's file fields; it is put
+ * back under that record if so). One sweep looks at a bounded batch of
  * files; each kind of candidate is found by the database, so every sweep makes progress.
  *
  * @module
  */
 
-import { sql, type SqlBool } from "kysely";
+import { type RawBuilder, sql, type SqlBool } from "kysely";
 import type { Kysely } from "kysely";
 import type { SqlDialect } from "../collections/db/open_database.ts";
 import type {
@@ -65,7 +66,7 @@ function fileFields(
 function holds(
   dialect: SqlDialect,
   field: ResolvedField,
-  uuid: ReturnType<typeof sql.ref>,
+  uuid: RawBuilder<unknown>,
 ) {
   const column = sql.ref(`m.${field.name}`);
   if (field.kind === "file") return sql`${column} = ${uuid}`;
@@ -74,16 +75,43 @@ function holds(
     : sql`exists (select 1 from json_each(${column}) as e where e.value = ${uuid})`;
 }
 
+/** The file field `row` was uploaded for, when its collection still defines it. */
+function ownField(
+  ctx: SweepContext,
+  row: FileRow,
+): ResolvedField | undefined {
+  const field = ctx.collections.get(row.collection)?.fields.get(row.field);
+  return field && (field.kind === "file" || field.kind === "files")
+    ? field
+    : undefined;
+}
+
+/** Whether the owner record of `row` holds it in its field now (one look-up by UUID). */
+async function ownerHolds(
+  ctx: SweepContext,
+  row: FileRow,
+  field: ResolvedField,
+): Promise<boolean> {
+  if (row.record === null) return false;
+  const table = ctx.collections.get(row.collection)!.table;
+  const found = await sql`select 1 as one from ${sql.table(table)} as m
+    where m."UUID" = ${row.record} and ${
+    holds(ctx.dialect, field, sql`${row.UUID}`)
+  }`.execute(ctx.db);
+  return found.rows.length > 0;
+}
+
 /**
- * The files among `uuids` a committed record holds in any file field of any collection (not
- * only the field a file was uploaded for: a field renamed by hand, a value copied between
- * records), each with one of its holders. One statement per file field.
+ * The files among `uuids` a committed record holds in any file field of any collection (a
+ * field renamed by hand, its values copied into another), each with its first holder. One
+ * statement per file field, each reading its whole table: asked only for the files of fields
+ * no longer defined.
  */
 async function heldFiles(
   ctx: SweepContext,
   uuids: readonly string[],
-): Promise<Map<string, Holder[]>> {
-  const held = new Map<string, Holder[]>();
+): Promise<Map<string, Holder>> {
+  const held = new Map<string, Holder>();
   if (uuids.length === 0) return held;
   const wanted = sql.join(uuids);
   for (const field of fileFields(ctx.collections)) {
@@ -101,13 +129,12 @@ async function heldFiles(
           e.value as file from ${table} as m, json_each(${column}) as e
           where e.value in (${wanted})`;
     for (const row of (await query.execute(ctx.db)).rows) {
-      const list = held.get(row.file) ?? [];
-      list.push({
+      if (held.has(row.file)) continue;
+      held.set(row.file, {
         collection: field.collection,
         field: field.name,
         record: row.record,
       });
-      held.set(row.file, list);
     }
   }
   return held;
@@ -199,18 +226,29 @@ export async function sweepFiles(ctx: SweepContext): Promise<number> {
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) === 1) claimed.push(row);
   }
-  // Checked after the claim, by fresh statements: a record committed before holds it.
-  const held = await heldFiles(ctx, claimed.map((row) => row.UUID));
+  // Checked after the claim, by fresh statements: a record committed before holds it, its
+  // owner or, for a file of a field no longer defined, any record through any file field.
+  const held = await heldFiles(
+    ctx,
+    claimed.filter((row) => !ownField(ctx, row)).map((row) => row.UUID),
+  );
   let deleted = 0;
   for (const row of claimed) {
-    const holders = held.get(row.UUID);
-    if (holders) {
-      const owner = holders.find((h) =>
-        h.collection === row.collection && h.field === row.field &&
-        h.record === row.record
-      ) ?? holders[0];
+    const field = ownField(ctx, row);
+    const owner: Holder | undefined = field
+      ? await ownerHolds(ctx, row, field)
+        ? { collection: row.collection, field: row.field, record: row.record! }
+        : undefined
+      : held.get(row.UUID);
+    if (owner) {
       await ctx.db.updateTable(FILES_TABLE)
-        .set({ ...owner, state: "attached", claimedAt: null })
+        .set({
+          collection: owner.collection,
+          field: owner.field,
+          record: owner.record,
+          state: "attached",
+          claimedAt: null,
+        })
         .where("UUID", "=", row.UUID).where("claimedAt", "=", now).execute();
       continue;
     }
