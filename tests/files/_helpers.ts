@@ -8,6 +8,7 @@ import { authLayer } from "../../auth/mod.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
 import { ADMIN, createUser, login } from "../auth/_helpers.ts";
+import { startS3 } from "./_s3.ts";
 
 export { PG_URL };
 
@@ -38,42 +39,53 @@ export function filesConfig(
   };
 }
 
-/** Runs `fn` against the files fixture on SQLite and (when configured) PostgreSQL. */
+/**
+ * Runs `fn` against the files fixture on SQLite and (when configured) PostgreSQL, with `fs`
+ * storage and, when `s3` is set, once more each against an S3-compatible server on loopback.
+ */
 export function filesTest(
   name: string,
   fn: (c: FilesCase) => Promise<void>,
   uploads: StrataConfig["uploads"] = {},
+  options: { s3?: boolean } = {},
 ): void {
-  for (const dialect of ["sqlite", "postgres"] as const) {
-    Deno.test({
-      name: `${name} [${dialect}]`,
-      ignore: dialect === "postgres" && !PG_URL,
-      async fn() {
-        const dir = await Deno.makeTempDir({ prefix: "strata_files_" });
-        const clock = { now: Date.now() };
-        const schema = `strata_files_${
-          crypto.randomUUID().slice(0, 8)
-        }_${++counter}`;
-        const app = await createApp({
-          root: fixturePath("files_app"),
-          config: filesConfig(dir, uploads),
-          database: dialect === "sqlite" ? ":memory:" : PG_URL!,
-          ...(dialect === "postgres" ? { databaseSchema: schema } : {}),
-          now: () => clock.now,
-        });
-        try {
-          await fn({ app, dir, dialect, clock });
-        } finally {
-          if (dialect === "postgres") {
-            await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
-              kyselyOf(app.db),
-            );
+  const stores = options.s3 ? ["fs", "s3"] as const : ["fs"] as const;
+  for (const store of stores) {
+    for (const dialect of ["sqlite", "postgres"] as const) {
+      Deno.test({
+        name: `${name} [${dialect}${store === "s3" ? ", s3" : ""}]`,
+        ignore: dialect === "postgres" && !PG_URL,
+        async fn() {
+          const dir = await Deno.makeTempDir({ prefix: "strata_files_" });
+          const s3 = store === "s3" ? await startS3() : null;
+          const clock = { now: Date.now() };
+          const schema = `strata_files_${
+            crypto.randomUUID().slice(0, 8)
+          }_${++counter}`;
+          const app = await createApp({
+            root: fixturePath("files_app"),
+            config: filesConfig(dir, {
+              ...uploads,
+              ...(s3 ? { storage: s3.storage } : {}),
+            }),
+            database: dialect === "sqlite" ? ":memory:" : PG_URL!,
+            ...(dialect === "postgres" ? { databaseSchema: schema } : {}),
+            now: () => clock.now,
+          });
+          try {
+            await fn({ app, dir, dialect, clock });
+          } finally {
+            if (dialect === "postgres") {
+              await sql`drop schema if exists ${sql.id(schema)} cascade`
+                .execute(kyselyOf(app.db));
+            }
+            await app.close();
+            await s3?.close();
+            await Deno.remove(dir, { recursive: true });
           }
-          await app.close();
-          await Deno.remove(dir, { recursive: true });
-        }
-      },
-    });
+        },
+      });
+    }
   }
 }
 

@@ -75,7 +75,12 @@ filesTest(
     assert.equal(created.body.image.type, "image/jpeg");
     assert.equal(created.body.image.width, 300);
     assert.equal(created.body.image.height, 200);
+    // The bytes stored are the bytes sent.
+    const served = await send(app, "GET", created.body.image.url);
+    assert.deepEqual(served.bytes, bytes);
   },
+  {},
+  { s3: true },
 );
 
 filesTest(

@@ -70,6 +70,8 @@ filesTest(
     const read = await send(app, "GET", `/collections/photos/${record.UUID}`);
     assert.equal(read.body.image.UUID, moved.UUID);
   },
+  {},
+  { s3: true },
 );
 
 filesTest(
@@ -119,4 +121,6 @@ filesTest(
       assert.equal((await send(app, "GET", file.url)).status, 404);
     }
   },
+  {},
+  { s3: true },
 );
