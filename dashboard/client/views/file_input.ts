@@ -93,88 +93,93 @@ export function fileControl(
   let dragged = -1;
 
   function render(): void {
-    list.replaceChildren(...files.map(function (file, index) {
-      const image = file.type?.startsWith("image/") && file.url;
-      const reorder = multiple && files.length > 1;
-      return h(
-        "li",
-        {
-          class: "file",
-          "data-testid": "file",
-          "data-uuid": file.UUID,
-          draggable: reorder ? "true" : null,
-          ondragstart: function (event: DragEvent) {
-            dragged = index;
-            event.dataTransfer?.setData("text/plain", file.UUID);
-            if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
+    // Uploads still running keep their rows (and progress) after the files.
+    const uploading = [...list.querySelectorAll(".uploading")];
+    list.replaceChildren(
+      ...files.map(function (file, index) {
+        const image = file.type?.startsWith("image/") && file.url;
+        const reorder = multiple && files.length > 1;
+        return h(
+          "li",
+          {
+            class: "file",
+            "data-testid": "file",
+            "data-uuid": file.UUID,
+            draggable: reorder ? "true" : null,
+            ondragstart: function (event: DragEvent) {
+              dragged = index;
+              event.dataTransfer?.setData("text/plain", file.UUID);
+              if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
+            },
+            ondragover: function (event: DragEvent) {
+              if (dragged < 0) return;
+              // A reorder, not a file dropped on the zone.
+              event.preventDefault();
+              event.stopPropagation();
+            },
+            ondrop: function (event: DragEvent) {
+              if (dragged < 0) return;
+              event.preventDefault();
+              event.stopPropagation();
+              const from = dragged;
+              dragged = -1;
+              move(from, index, "file-earlier");
+            },
+            ondragend: function () {
+              dragged = -1;
+            },
           },
-          ondragover: function (event: DragEvent) {
-            if (dragged < 0) return;
-            // A reorder, not a file dropped on the zone.
-            event.preventDefault();
-            event.stopPropagation();
-          },
-          ondrop: function (event: DragEvent) {
-            if (dragged < 0) return;
-            event.preventDefault();
-            event.stopPropagation();
-            const from = dragged;
-            dragged = -1;
-            move(from, index, "file-earlier");
-          },
-          ondragend: function () {
-            dragged = -1;
-          },
-        },
-        image
-          ? h("img", {
-            src: app.base + file.url,
-            alt: "",
-            class: "thumb",
-            "data-testid": "thumbnail",
-          })
-          : null,
-        h("span", { class: "chip-name" }, file.name),
-        reorder
-          ? h("button", {
+          image
+            ? h("img", {
+              src: app.base + file.url,
+              alt: "",
+              class: "thumb",
+              "data-testid": "thumbnail",
+            })
+            : null,
+          h("span", { class: "chip-name" }, file.name),
+          reorder
+            ? h("button", {
+              type: "button",
+              class: "chip-button",
+              "aria-label": t("moveEarlier", { name: file.name }),
+              "data-testid": "file-earlier",
+              disabled: index === 0,
+              onclick: function () {
+                move(index, index - 1, "file-earlier");
+              },
+            }, "↑")
+            : null,
+          reorder
+            ? h("button", {
+              type: "button",
+              class: "chip-button",
+              "aria-label": t("moveLater", { name: file.name }),
+              "data-testid": "file-later",
+              disabled: index === files.length - 1,
+              onclick: function () {
+                move(index, index + 1, "file-later");
+              },
+            }, "↓")
+            : null,
+          h("button", {
             type: "button",
             class: "chip-button",
-            "aria-label": t("moveEarlier", { name: file.name }),
-            "data-testid": "file-earlier",
-            disabled: index === 0,
+            "aria-label": t("remove", { name: file.name }),
+            "data-testid": "file-remove",
             onclick: function () {
-              move(index, index - 1, "file-earlier");
+              files = files.filter(function (item) {
+                return item.UUID !== file.UUID;
+              });
+              render();
+              input.focus();
             },
-          }, "↑")
-          : null,
-        reorder
-          ? h("button", {
-            type: "button",
-            class: "chip-button",
-            "aria-label": t("moveLater", { name: file.name }),
-            "data-testid": "file-later",
-            disabled: index === files.length - 1,
-            onclick: function () {
-              move(index, index + 1, "file-later");
-            },
-          }, "↓")
-          : null,
-        h("button", {
-          type: "button",
-          class: "chip-button",
-          "aria-label": t("remove", { name: file.name }),
-          "data-testid": "file-remove",
-          onclick: function () {
-            files = files.filter(function (item) {
-              return item.UUID !== file.UUID;
-            });
-            render();
-            input.focus();
-          },
-        }, "×"),
-      );
-    }));
-    list.hidden = files.length === 0;
+          }, "×"),
+        );
+      }),
+      ...uploading,
+    );
+    list.hidden = files.length === 0 && uploading.length === 0;
   }
 
   // An upload through XMLHttpRequest: the one request the client library does not make,
