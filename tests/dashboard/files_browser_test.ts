@@ -1,7 +1,9 @@
 // A `files` field in the dashboard, walked in Debian's Chromium: its files reorder with the
 // keyboard (move earlier / later buttons, the focus kept, the move announced) and by drag,
-// the page stays axe-clean, and saving writes the new order.
+// the page stays axe-clean, saving writes the new order, and an upload running meanwhile
+// keeps its progress.
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import type { Browser, Locator } from "npm:playwright-core@^1.50.0";
 import { createTestApp } from "../../testing/mod.ts";
 import { filesConfig, form, PG_URL, png } from "../files/_helpers.ts";
@@ -143,6 +145,33 @@ for (const database of [":memory:", PG_URL]) {
         ]);
         assert.deepEqual(await seriousViolations(page), []);
       });
+
+      await t.step(
+        "an upload running while the files move keeps its progress",
+        async () => {
+          // The upload is held at the server's door until the move is done.
+          let release = () => {};
+          const held = new Promise<void>((resolve) => release = resolve);
+          await page.route("**/files?**", async (route) => {
+            await held;
+            await route.continue();
+          });
+          await page.getByTestId("field-gallery").setInputFiles({
+            name: "four.png",
+            mimeType: "image/png",
+            buffer: Buffer.from(await png(2, 2)),
+          });
+          await zone.getByTestId("upload-progress").waitFor();
+          await zone.getByRole("button", { name: "Move one.png earlier" })
+            .click();
+          await zone.getByTestId("file").nth(1).getByText("one.png").waitFor();
+          assert.equal(await zone.getByTestId("upload-progress").count(), 1);
+          release();
+          await zone.getByTestId("file").nth(3).getByText("four.png").waitFor();
+          assert.equal(await zone.getByTestId("upload-progress").count(), 0);
+          await page.unroute("**/files?**");
+        },
+      );
       assert.deepEqual(problems, []);
     } finally {
       await browser?.close();
