@@ -137,7 +137,10 @@ function readSchema(
     return orNull({ ...FILE_DESCRIPTOR_REF }, field.nullable);
   }
   if (field.kind === "files") {
-    return { type: "array", items: { ...FILE_DESCRIPTOR_REF } };
+    return orNull(
+      { type: "array", items: { ...FILE_DESCRIPTOR_REF } },
+      field.nullable,
+    );
   }
   return orNull(base, field.nullable);
 }

@@ -54,7 +54,14 @@ export const FILE_DESCRIPTOR_SCHEMA: JsonSchema = {
 
 const BINARY: JsonSchema = { type: "string", format: "binary" };
 
-/** Whether `field` stores files. */
+/**
+ * Whether `field` stores files.
+ *
+ * @example
+ * ```ts ignore
+ * isFileField(photos.fields.get("gallery")!); // true
+ * ```
+ */
 export function isFileField(field: ResolvedField): boolean {
   return field.kind === "file" || field.kind === "files";
 }
