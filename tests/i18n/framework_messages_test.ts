@@ -60,6 +60,7 @@ Deno.test("framework templates are well-formed and non-empty", () => {
     collection: "Posts",
     filter: "Views at least 3",
     locale: "en",
+    position: 1,
   };
   for (const [language, flat] of Object.entries({ en, de })) {
     for (const [key, template] of Object.entries(flat)) {
