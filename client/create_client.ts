@@ -7,6 +7,13 @@
 import { collectionPath } from "../collections/api/names.ts";
 import { StrataError } from "./errors.ts";
 import { runSubscription } from "./subscribe.ts";
+import {
+  canReportProgress,
+  type MultipartBody,
+  multipartBody,
+  sendWithProgress,
+  type UploadProgress,
+} from "./upload.ts";
 import type {
   AuthClient,
   ClientOptions,
@@ -29,6 +36,10 @@ type SendOptions = RequestOptions & {
   signal?: AbortSignal;
   /** Answer a failure as the response itself instead of throwing. */
   raw?: boolean;
+  /** A multipart body built by `multipartBody` (instead of `body`). */
+  multipart?: MultipartBody;
+  /** Sends through XMLHttpRequest, where it exists, to report the body's progress. */
+  onProgress?: (progress: UploadProgress) => void;
 };
 
 /** The wire parameters of a list or read: lists and objects as JSON. */
@@ -116,7 +127,10 @@ export function createClient<R extends ClientRegistry = UntypedRegistry>(
     }
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
     const init: RequestInit = { method, headers, credentials: "same-origin" };
-    if (request.body instanceof FormData) {
+    if (request.multipart !== undefined) {
+      headers.set("content-type", request.multipart.contentType);
+      init.body = request.multipart.body;
+    } else if (request.body instanceof FormData) {
       // fetch writes the multipart content type with its boundary.
       init.body = request.body;
     } else if (request.body !== undefined) {
@@ -124,7 +138,18 @@ export function createClient<R extends ClientRegistry = UntypedRegistry>(
       init.body = JSON.stringify(request.body);
     }
     if (request.signal) init.signal = request.signal;
-    const response = await fetcher(url, init);
+    // XMLHttpRequest only where progress is asked for and no custom fetch was given: the
+    // answer is the same Response, so errors below stay identical.
+    const response = request.onProgress !== undefined &&
+        request.multipart !== undefined && options.fetch === undefined &&
+        canReportProgress()
+      ? await sendWithProgress(url, {
+        method,
+        headers,
+        body: request.multipart.body,
+        signal: request.signal,
+      }, request.onProgress)
+      : await fetcher(url, init);
     if (!response.ok && !request.raw) {
       throw await StrataError.fromResponse(response);
     }
@@ -183,17 +208,32 @@ export function createClient<R extends ClientRegistry = UntypedRegistry>(
             }),
           handlers,
         ),
-      upload: (field, file, filename) => {
-        const form = new FormData();
-        form.set(
-          "file",
+      upload: async (field, file, upload = {}) => {
+        const settings = typeof upload === "string"
+          ? { filename: upload }
+          : upload;
+        const multipart = multipartBody(
           file,
-          filename ?? (file instanceof File ? file.name : "file"),
+          settings.filename ?? (file instanceof File ? file.name : "file"),
         );
-        return call("POST", "/files", {
+        const total = multipart.body.size;
+        const report = settings.onProgress;
+        let loaded = 0;
+        const response = await send("POST", "/files", {
           query: { collection: name, field },
-          body: form,
+          multipart,
+          signal: settings.signal,
+          onProgress: report && ((progress) => {
+            loaded = progress.loaded;
+            report(progress);
+          }),
         });
+        // Answered: the server has read the whole body. Without XMLHttpRequest this is the
+        // one report; with it, the last one when the browser's final event did not come.
+        if (report !== undefined && loaded < total) {
+          report({ loaded: total, total });
+        }
+        return await response.json();
       },
       deleteTranslation: (uuid, target) =>
         call("DELETE", `${one(uuid)}/translations`, {

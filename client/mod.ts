@@ -37,5 +37,7 @@ export type {
   UntypedRegistry,
   UntypedShapes,
   UploadedFile,
+  UploadOptions,
   WriteOptions,
 } from "./types.ts";
+export type { UploadProgress } from "./upload.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import type { SubscribeHandlers, Subscription } from "./subscribe.ts";
+import type { UploadProgress } from "./upload.ts";
 
 /** The shapes of one collection, as the client sees it. */
 export interface CollectionShapes {
@@ -96,6 +97,23 @@ export interface WriteOptions {
   locale?: string;
 }
 
+/** Options of `upload`. */
+export interface UploadOptions {
+  /** The file name to send (default: a `File`'s name, else `file`). */
+  filename?: string;
+  /**
+   * Called with the request body's bytes sent (`loaded`) of its size (`total`: the file and
+   * its multipart framing), each call a larger `loaded`, the last one at `total` before the
+   * upload answers. Where `XMLHttpRequest` exists (browsers) and no custom `fetch` was
+   * given, calls come as the bytes go out; elsewhere (Deno, Node) fetch cannot tell, so the
+   * one call comes at the end, once the server has answered. A failed upload makes no call
+   * at the end; the calls made before it stand.
+   */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Aborts the upload: it rejects with the signal's reason, as fetch does. */
+  signal?: AbortSignal;
+}
+
 /** One collection's operations over the collections API. */
 export interface CollectionClient<C extends CollectionShapes> {
   /** The collection's API path segment (`user-groups`). */
@@ -140,9 +158,14 @@ export interface CollectionClient<C extends CollectionShapes> {
   deleteTranslation(uuid: string, locale: string): Promise<void>;
   /**
    * Uploads a file for a `file`/`files` field first (`POST /files`, signed in): answers its
-   * descriptor, unattached; a create or update then names its `UUID` in that field.
+   * descriptor, unattached; a create or update then names its `UUID` in that field. The
+   * third argument is the file name, or {@link UploadOptions} (progress, abort).
    */
-  upload(field: string, file: Blob, filename?: string): Promise<UploadedFile>;
+  upload(
+    field: string,
+    file: Blob,
+    options?: string | UploadOptions,
+  ): Promise<UploadedFile>;
   /**
    * Follows the collection's change events (`GET …/events`) with the read's `where`,
    * `select`, `populate` and `locale`; reconnects with `Last-Event-ID` until closed.
