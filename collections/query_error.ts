@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import { QueryError } from "./query_error.ts";
+ * import { QueryError } from "@strata/strata";
  * const error = new QueryError("invalidField", "where.nope", 'Unknown field "nope" in Posts');
  * error.code; // "invalidField"
  * ```

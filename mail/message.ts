@@ -30,7 +30,7 @@ const ADDRESS = /^[^\s@<>()[\]\\,;:"\p{Cc}]+@[^\s@<>()[\]\\,;:"\p{Cc}]+$/u;
  *
  * @example
  * ```ts
- * import { isMailAddress } from "./message.ts";
+ * import { isMailAddress } from "@strata/strata";
  * isMailAddress("ada@example.com"); // true
  * isMailAddress("ada@example.com\r\nBcc: eve@example.com"); // false
  * ```

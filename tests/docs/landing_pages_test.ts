@@ -34,3 +34,79 @@ Deno.test("the JSR page opens with what a JSR user does and links nothing relati
   assert.match(doc, /deno add jsr:@strata\/strata/);
   assert.doesNotMatch(doc, /\]\((?!https:)/);
 });
+
+/** Every `@example` text of what the published entry points export, with the symbol's name. */
+async function publishedExamples(
+  entries: string[],
+): Promise<{ name: string; code: string }[]> {
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", ...entries],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const nodes = JSON.parse(new TextDecoder().decode(stdout)).nodes as Record<
+    string,
+    { symbols: { name: string }[] }
+  >;
+  const found: { name: string; code: string }[] = [];
+  const walk = (node: unknown, name: string): void => {
+    if (Array.isArray(node)) return node.forEach((item) => walk(item, name));
+    if (node === null || typeof node !== "object") return;
+    const record = node as Record<string, unknown>;
+    if (record.kind === "example" && typeof record.doc === "string") {
+      found.push({ name, code: record.doc });
+    }
+    for (const value of Object.values(record)) walk(value, name);
+  };
+  for (const module of Object.values(nodes)) {
+    for (const symbol of module.symbols) walk(symbol, symbol.name);
+  }
+  return found;
+}
+
+Deno.test("the JSR page's examples import from @strata/strata, not internal paths", async () => {
+  const config = JSON.parse(
+    await Deno.readTextFile(join(REPO_ROOT, "deno.json")),
+  );
+  const entries = Object.entries(config.exports as Record<string, string>)
+    .filter(([name]) => name !== "./internal").map(([, path]) => path);
+  const examples = await publishedExamples(entries);
+  assert.ok(examples.length > 50, `only ${examples.length} examples found`);
+  const internal = examples.flatMap(({ name, code }) =>
+    [...code.matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1])
+      .filter((specifier) => /^[./]/.test(specifier))
+      .map((specifier) => `${name}: ${specifier}`)
+  );
+  assert.deepEqual(internal, []);
+});
+
+Deno.test("the published entry points leave the internal types to @strata/strata/internal", async () => {
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", "mod.ts", "auth/mod.ts", "testing/mod.ts"],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const nodes = JSON.parse(new TextDecoder().decode(stdout)).nodes as Record<
+    string,
+    { symbols: { name: string }[] }
+  >;
+  const exported = new Set(
+    Object.values(nodes).flatMap((m) => m.symbols.map((s) => s.name)),
+  );
+  for (
+    const name of [
+      "ResolvedCollection",
+      "MergedLayers",
+      "DirectReader",
+      "WireError",
+    ]
+  ) {
+    assert.ok(!exported.has(name), `${name} is exported by a public entry`);
+  }
+  const internal = await Deno.readTextFile(join(REPO_ROOT, "internal.ts"));
+  assert.match(internal, /\bResolvedCollection\b/);
+  const cli = await Deno.readTextFile(join(REPO_ROOT, "cli/mod.ts"));
+  assert.doesNotMatch(cli, /\bformatRouteTable\b/);
+});
