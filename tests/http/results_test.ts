@@ -136,7 +136,10 @@ Deno.test("an unhandled throw is a 500 without detail, logged with its method, p
     // The log names the method, the path and the error (the answer carries none of them).
     assert.equal(logged.length, 1);
     const [line, error] = logged[0] as [string, Error];
-    assert.match(line, /^Unhandled error in GET \/results\/crash \(answered 500\):$/);
+    assert.match(
+      line,
+      /^Unhandled error in GET \/results\/crash \(answered 500\):$/,
+    );
     assert.equal(error.message, "secret detail");
   } finally {
     console.error = originalError;
