@@ -5,6 +5,7 @@
 // The single-page app: state, requests through @strata/strata/client, the session and the
 // dashboard language, navigation, and rendering the view a path names.
 import type * as StrataClientModule from "../../client/mod.ts";
+import type { UploadProgress } from "../../client/mod.ts";
 import { append, h } from "./dom.ts";
 import {
   ApiError,
@@ -150,11 +151,33 @@ export function createDashboard(
         ? { status: 204, ok: true, data: null }
         : { status: 200, ok: true, data: data };
     } catch (error) {
-      if (!(error instanceof strata.StrataError)) throw error;
-      const body: ErrorBody = error.data
-        ? { statusCode: error.status, message: error.message, data: error.data }
-        : { statusCode: error.status, message: error.message };
-      return { status: error.status, ok: false, data: body };
+      return refusal(error);
+    }
+  }
+
+  // A StrataError as an answer that keeps its wire error body; anything else is rethrown.
+  function refusal(error: unknown): Answer {
+    if (!(error instanceof strata.StrataError)) throw error;
+    const body: ErrorBody = error.data
+      ? { statusCode: error.status, message: error.message, data: error.data }
+      : { statusCode: error.status, message: error.message };
+    return { status: error.status, ok: false, data: body };
+  }
+
+  // An upload first, through the client's upload: it reports progress where the browser can.
+  async function upload(
+    collection: string,
+    field: string,
+    file: File,
+    onProgress: (progress: UploadProgress) => void,
+  ): Promise<Answer> {
+    try {
+      const data = await client.collection(collection).upload(field, file, {
+        onProgress: onProgress,
+      });
+      return { status: 201, ok: true, data: data };
+    } catch (error) {
+      return refusal(error);
     }
   }
 
@@ -479,6 +502,7 @@ export function createDashboard(
     settings,
     api,
     tryApi,
+    upload,
     errorText,
     navigate,
     render,

@@ -3,6 +3,7 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 // What every view works with: the app's state, its requests, navigation and texts.
+import type { UploadProgress } from "../../client/mod.ts";
 import type { Child } from "./dom.ts";
 import type {
   Answer,
@@ -77,6 +78,16 @@ export interface Dashboard {
     path: string,
     options?: ApiOptions,
   ): Promise<Answer | null>;
+  /**
+   * Uploads a file for a collection's file field first (`POST /files`), calling onProgress
+   * as its bytes go out; the answer as api's (201 with the descriptor, or the refusal).
+   */
+  upload(
+    collection: string,
+    field: string,
+    file: File,
+    onProgress: (progress: UploadProgress) => void,
+  ): Promise<Answer>;
   errorText(answer: Answer | null): string;
   navigate(url: string, options?: NavigateOptions): void;
   render(): Promise<void>;

@@ -182,8 +182,8 @@ export function fileControl(
     list.hidden = files.length === 0 && uploading.length === 0;
   }
 
-  // An upload through XMLHttpRequest: the one request the client library does not make,
-  // because fetch cannot report upload progress.
+  // An upload through the client's upload, which reports progress (it sends through
+  // XMLHttpRequest in browsers, as fetch cannot tell).
   function upload(file: File): void {
     const progress = h("progress", {
       max: 100,
@@ -195,34 +195,22 @@ export function fileControl(
     list.append(row);
     list.hidden = false;
     pending++;
-    const request = new XMLHttpRequest();
-    const query = "?collection=" + encodeURIComponent(collection.name) +
-      "&field=" + encodeURIComponent(field.name);
-    request.open("POST", app.base + "/files" + query);
-    request.responseType = "json";
-    request.setRequestHeader("accept-language", app.state.language);
-    request.upload.addEventListener("progress", function (event) {
-      if (event.lengthComputable) {
-        progress.value = Math.round(event.loaded / event.total * 100);
-      }
-    });
-    request.addEventListener("loadend", function () {
+    app.upload(collection.name, field.name, file, function (sent) {
+      progress.value = Math.round(sent.loaded / sent.total * 100);
+    }).catch(function () {
+      return null;
+    }).then(function (answer) {
       pending--;
       row.remove();
-      const body = request.response as
-        | (Descriptor & { message?: string })
-        | null;
-      if (request.status === 201 && body && typeof body.UUID === "string") {
+      const body = answer?.data as Descriptor | null | undefined;
+      if (answer?.ok && body && typeof body.UUID === "string") {
         files = multiple ? files.concat([body]) : [body];
         status.textContent = t("uploaded", { name: file.name });
       } else {
-        status.textContent = body?.message || t("error");
+        status.textContent = app.errorText(answer);
       }
       render();
     });
-    const form = new FormData();
-    form.set("file", file, file.name);
-    request.send(form);
   }
 
   function take(list: FileList | null): void {
