@@ -135,3 +135,14 @@ Deno.test("relative links in the docs point at files that exist", async () => {
     assert.ok(basename(name).endsWith(".md"));
   }
 });
+
+Deno.test("every json sample in the docs and the README parses", async () => {
+  let parsed = 0;
+  for (const { name, text } of await markdownFiles()) {
+    for (const [, code] of text.matchAll(/^```json\n([\s\S]*?)^```$/gm)) {
+      assert.doesNotThrow(() => JSON.parse(code), `${name}: ${code}`);
+      parsed++;
+    }
+  }
+  assert.ok(parsed >= 4, `only ${parsed} json samples found`);
+});
