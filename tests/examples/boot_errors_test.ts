@@ -2,7 +2,10 @@
 // fault. Each case writes a small app into a temp folder and boots it with createApp.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { sql } from "kysely";
+import { kyselyOf } from "../../collections/database.ts";
 import { createApp } from "../../mod.ts";
+import { PG_URL } from "../_helpers/db_apps.ts";
 
 const STRATA = new URL("../../mod.ts", import.meta.url).href;
 
@@ -288,6 +291,50 @@ Deno.test("an unreachable PostgreSQL names DATABASE_URL and the host, without dr
     message,
     "Cannot connect to PostgreSQL at 127.0.0.1:1 (DATABASE_URL): the connection was refused (is the server running?)",
   );
+});
+
+Deno.test({
+  name:
+    "the dev boot log names the PostgreSQL database in use, password redacted",
+  ignore: !PG_URL,
+}, async () => {
+  const url = new URL(PG_URL!);
+  url.password = "s3cret-pw";
+  const schema = `strata_boot_log_${crypto.randomUUID().slice(0, 8)}`;
+  const logged: string[] = [];
+  const log = console.log;
+  const before = Deno.env.get("STRATA_DEV");
+  Deno.env.set("STRATA_DEV", "1");
+  console.log = (...args: unknown[]) => void logged.push(args.join(" "));
+  const root = await Deno.makeTempDir({ prefix: "strata_boot_log_" });
+  try {
+    const app = await createApp({
+      root,
+      database: url.href,
+      databaseSchema: schema,
+    });
+    try {
+      const line = logged.find((l) => l.startsWith("Strata: "));
+      assert.ok(line, logged.join("\n"));
+      assert.ok(
+        line.includes(
+          `postgres database postgres://${url.username}:***@${url.host}`,
+        ),
+        line,
+      );
+      assert.ok(!line.includes("s3cret-pw"), line);
+    } finally {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(
+        kyselyOf(app.db),
+      );
+      await app.close();
+    }
+  } finally {
+    console.log = log;
+    if (before === undefined) Deno.env.delete("STRATA_DEV");
+    else Deno.env.set("STRATA_DEV", before);
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("a route suffix one edit from a method warns at boot and still serves its path", async () => {
