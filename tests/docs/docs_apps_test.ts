@@ -2,7 +2,8 @@
 // as `// collections/Posts.ts` or `// api/posts/[id].get.ts`) are written into an app folder,
 // which is booted in a subprocess (with the import map `strata new --strata <checkout>` writes)
 // and exercised over HTTP on a real socket: every parameterless GET route and every public
-// collection list must answer without a 5xx, plus the checks a page lists below. Pages that
+// collection list must answer without a 5xx, plus the checks a page lists below; the page's
+// test files (`// tests/…_test.ts`) then pass under `deno test -A` in that folder. Pages that
 // use collections defined elsewhere get collections-and-fields.md's collections as a base.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ async function appFiles(page: string): Promise<Map<string, string>> {
   for (const sample of extractSamples(text, page)) {
     const first = sample.code.split("\n", 1)[0];
     const path =
-      /^\/\/ ((?:api|collections|middleware|roles|hooks|webhooks|layers)\/\S+\.ts|strata\.config\.ts)\b/
+      /^\/\/ ((?:api|collections|middleware|roles|hooks|webhooks|layers)\/\S+\.ts|tests\/\S+_test\.ts|strata\.config\.ts)\b/
         .exec(first)?.[1];
     if (path) files.set(path.replace(/:$/, ""), sample.code);
   }
@@ -211,6 +212,19 @@ export default defineConfig({ layers: [authLayer()] });
       [],
       `${page} (files: ${[...files.keys()].join(", ")})`,
     );
+    // The page's test files (`// tests/…_test.ts`) pass in its app, as `deno test -A` runs them.
+    if ([...files.keys()].some((path) => path.startsWith("tests/"))) {
+      const tests = await new Deno.Command(Deno.execPath(), {
+        args: ["test", "-A", "tests/"],
+        cwd: root,
+        env: { NO_COLOR: "1", DATABASE_URL: ":memory:" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(tests.stdout) +
+        new TextDecoder().decode(tests.stderr);
+      assert.equal(tests.code, 0, `${page}: its tests failed:\n${said}`);
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }
