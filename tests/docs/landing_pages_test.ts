@@ -35,10 +35,15 @@ Deno.test("the JSR page opens with what a JSR user does and links nothing relati
   assert.doesNotMatch(doc, /\]\((?!https:)/);
 });
 
-/** Every `@example` text of what the published entry points export, with the symbol's name. */
-async function publishedExamples(
-  entries: string[],
-): Promise<{ name: string; code: string }[]> {
+type DocSymbol = { name: string } & Record<string, unknown>;
+
+/** The symbols `deno doc` shows for every published entry point (`./internal` left out). */
+async function publishedSymbols(): Promise<DocSymbol[]> {
+  const config = JSON.parse(
+    await Deno.readTextFile(join(REPO_ROOT, "deno.json")),
+  );
+  const entries = Object.entries(config.exports as Record<string, string>)
+    .filter(([name]) => name !== "./internal").map(([, path]) => path);
   const { stdout } = await new Deno.Command(Deno.execPath(), {
     args: ["doc", "--json", ...entries],
     cwd: REPO_ROOT,
@@ -47,8 +52,15 @@ async function publishedExamples(
   }).output();
   const nodes = JSON.parse(new TextDecoder().decode(stdout)).nodes as Record<
     string,
-    { symbols: { name: string }[] }
+    { symbols: DocSymbol[] }
   >;
+  return Object.values(nodes).flatMap((module) => module.symbols);
+}
+
+/** Every `@example` text of `symbols`, with the symbol's name. */
+function examplesOf(
+  symbols: DocSymbol[],
+): { name: string; code: string }[] {
   const found: { name: string; code: string }[] = [];
   const walk = (node: unknown, name: string): void => {
     if (Array.isArray(node)) return node.forEach((item) => walk(item, name));
@@ -59,19 +71,12 @@ async function publishedExamples(
     }
     for (const value of Object.values(record)) walk(value, name);
   };
-  for (const module of Object.values(nodes)) {
-    for (const symbol of module.symbols) walk(symbol, symbol.name);
-  }
+  for (const symbol of symbols) walk(symbol, symbol.name);
   return found;
 }
 
 Deno.test("the JSR page's examples import from @strata/strata, not internal paths", async () => {
-  const config = JSON.parse(
-    await Deno.readTextFile(join(REPO_ROOT, "deno.json")),
-  );
-  const entries = Object.entries(config.exports as Record<string, string>)
-    .filter(([name]) => name !== "./internal").map(([, path]) => path);
-  const examples = await publishedExamples(entries);
+  const examples = examplesOf(await publishedSymbols());
   assert.ok(examples.length > 50, `only ${examples.length} examples found`);
   const internal = examples.flatMap(({ name, code }) =>
     [...code.matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1])
@@ -82,19 +87,7 @@ Deno.test("the JSR page's examples import from @strata/strata, not internal path
 });
 
 Deno.test("the published entry points leave the internal types to @strata/strata/internal", async () => {
-  const { stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", "mod.ts", "auth/mod.ts", "testing/mod.ts"],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const nodes = JSON.parse(new TextDecoder().decode(stdout)).nodes as Record<
-    string,
-    { symbols: { name: string }[] }
-  >;
-  const exported = new Set(
-    Object.values(nodes).flatMap((m) => m.symbols.map((s) => s.name)),
-  );
+  const exported = new Set((await publishedSymbols()).map((s) => s.name));
   for (
     const name of [
       "ResolvedCollection",
