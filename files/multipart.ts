@@ -7,6 +7,7 @@
  */
 
 import { badRequest } from "../router/errors.ts";
+import { readBodyChunk } from "../router/body.ts";
 
 /** One part of a multipart body. */
 export interface MultipartPart {
@@ -190,7 +191,7 @@ export async function* readMultipart(
   let ended = false;
   const more = async (): Promise<boolean> => {
     if (ended) return false;
-    const { done, value } = await reader.read();
+    const { done, value } = await readBodyChunk(reader);
     if (done) {
       ended = true;
       return false;

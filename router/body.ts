@@ -3,7 +3,12 @@
  *
  * @module
  */
-import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors.ts";
+import {
+  badRequest,
+  HTTPError,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "./errors.ts";
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -32,7 +37,7 @@ export async function readBodyWithLimit(
   let size = 0;
   const reader = request.body.getReader();
   while (true) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readBodyChunk(reader);
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -49,6 +54,36 @@ export async function readBodyWithLimit(
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/**
+ * Reads the next chunk of a request body. A body that fails while it is read is the client's
+ * doing (it closed the connection midway), so it is a 400 `HTTPError` (`errors.incompleteBody`,
+ * the transport error as its cause), not a server error; an `HTTPError` passes unchanged.
+ *
+ * @example
+ * ```ts
+ * import { readBodyChunk } from "./body.ts";
+ * const reader = new Request("http://x/", { method: "POST", body: "hi" }).body!.getReader();
+ * (await readBodyChunk(reader)).value; // Uint8Array [104, 105]
+ * ```
+ */
+export async function readBodyChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    if (error instanceof HTTPError) throw error;
+    throw badRequest(
+      "The request body ended before it was complete",
+      undefined,
+      {
+        cause: error,
+        messageKey: "errors.incompleteBody",
+      },
+    );
+  }
 }
 
 /**

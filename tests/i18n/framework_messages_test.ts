@@ -11,7 +11,7 @@ const REQUIRED_KEYS = {
   validation:
     "required invalidType tooShort tooLong tooSmall tooLarge tooFew tooMany invalidChoice unknownField notUnique invalidReference empty invalidDate invalidTime invalidDateTime invalidEmail invalidTimezone invalidLanguage invalidPattern invalidRole notInteger notFinite duplicateValue",
   errors:
-    "badRequest unauthorized forbidden notFound methodNotAllowed conflict payloadTooLarge unsupportedMediaType unprocessableContent tooManyRequests serviceUnavailable internalServerError invalidCredentials installDone malformedJson bodyTooDeep handlerTimeout queryTimeout restrictDelete",
+    "badRequest unauthorized forbidden notFound methodNotAllowed conflict payloadTooLarge unsupportedMediaType unprocessableContent tooManyRequests serviceUnavailable internalServerError invalidCredentials installDone malformedJson bodyTooDeep incompleteBody handlerTimeout queryTimeout restrictDelete",
   query:
     "unknownParam invalidField unknownOperator invalidValue invalidShape nullEquality tooDeep invalidNumber invalidPagination emptySelect duplicateOrderField duplicatePopulateField invalidLocale localeNotApplicable sameLocale tooManyConditions listTooLong tooManyFields tooManyOrderKeys tooManyPopulate populateTooDeep valueTooLarge tooManyPatterns patternsTooLarge",
   dashboard:
