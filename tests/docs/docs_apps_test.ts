@@ -20,7 +20,7 @@ async function appFiles(page: string): Promise<Map<string, string>> {
   for (const sample of extractSamples(text, page)) {
     const first = sample.code.split("\n", 1)[0];
     const path =
-      /^\/\/ ((?:api|collections|middleware|roles|hooks|webhooks|layers)\/\S+\.ts|tests\/\S+_test\.ts|strata\.config\.ts)\b/
+      /^\/\/ ((?:api|collections|middleware|roles|hooks|webhooks|layers)\/\S+\.ts|tests\/\S+_test\.ts|scripts\/\S+\.ts|strata\.config\.ts)\b/
         .exec(first)?.[1];
     if (path) files.set(path.replace(/:$/, ""), sample.code);
   }
@@ -111,6 +111,12 @@ const PAGE_CHECKS: Record<string, string> = {
     expect(await get("/articles/find?q=" + encodeURIComponent("!!!")), 400);
     expect(await get("/collections/articles?search=" + encodeURIComponent("NEAR(a) AND x:y")), 200);
     expect(await get("/collections/articles?order=-_relevance"), 400);`,
+};
+
+/** What each docs script prints (scripts/<name>.ts → a pattern of its stdout). */
+const SCRIPT_OUTPUT: Record<string, RegExp> = {
+  "scripts/translate.ts": /^Hallo \[ "en", "de" \]\n$/,
+  "scripts/stats.ts": /^\d+\n$/,
 };
 
 const BOOT = (checks: string) => `
@@ -224,6 +230,26 @@ export default defineConfig({ layers: [authLayer()] });
       const said = new TextDecoder().decode(tests.stdout) +
         new TextDecoder().decode(tests.stderr);
       assert.equal(tests.code, 0, `${page}: its tests failed:\n${said}`);
+    }
+    // The page's scripts (`// scripts/….ts`, which open the app as `./my-app`) run and print
+    // what the page says they print.
+    await Deno.symlink(root, join(root, "my-app"));
+    for (
+      const path of [...files.keys()].filter((p) => p.startsWith("scripts/"))
+    ) {
+      const run = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join("my-app", path)],
+        cwd: root,
+        env: { NO_COLOR: "1", DATABASE_URL: ":memory:" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const printed = new TextDecoder().decode(run.stdout);
+      const said = printed + new TextDecoder().decode(run.stderr);
+      assert.equal(run.code, 0, `${page} ${path} failed:\n${said}`);
+      const expected = SCRIPT_OUTPUT[path];
+      assert.ok(expected, `${page}: say what ${path} prints in SCRIPT_OUTPUT`);
+      assert.match(printed, expected, `${page} ${path}`);
     }
   } finally {
     await Deno.remove(root, { recursive: true });
