@@ -176,6 +176,25 @@ authTest("throttle: holds across two instances on one database", async (h) => {
     (await ask(two, "/auth/login", { json: ADMIN, ip: "203.0.113.77" })).status,
     429,
   );
+  // The account's failures are shared too: ten more, each from another address, half through
+  // each instance, make 20 (neither instance saw 20 itself).
+  for (let i = 0; i < 10; i++) {
+    const app = i % 2 === 0 ? one : two;
+    assert.equal(
+      (await ask(app, "/auth/login", {
+        json: WRONG,
+        ip: `198.51.100.${i + 1}`,
+      }))
+        .status,
+      401,
+    );
+  }
+  for (const app of [one, two]) {
+    assert.equal(
+      (await ask(app, "/auth/login", { json: ADMIN, ip: "192.0.2.99" })).status,
+      429,
+    );
+  }
 }, { shared: true });
 
 authTest(
