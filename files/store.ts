@@ -90,16 +90,36 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
 }
 
 /**
- * The storage key of a file (and the folder its variants live in).
+ * The storage key of a new file: beside the others of its two-character prefix, not in a
+ * folder of its own (a folder per file cost a mkdir and a second folder fsync per upload).
+ * Files stored before keep the key their row holds (`files/<xx>/<uuid>/original`).
  *
  * @example
  * ```ts
  * import { fileKey } from "./store.ts";
- * fileKey("0b6f3c2e-6f1d-4c3b-9a4e-2f1e0d9c8b7a"); // "files/0b/0b6f3c2e-6f1d-4c3b-9a4e-2f1e0d9c8b7a/original"
+ * fileKey("0b6f3c2e-6f1d-4c3b-9a4e-2f1e0d9c8b7a"); // "files/0b/0b6f3c2e-6f1d-4c3b-9a4e-2f1e0d9c8b7a"
  * ```
  */
 export function fileKey(uuid: string): string {
-  return `files/${uuid.slice(0, 2)}/${uuid}/original`;
+  return `files/${uuid.slice(0, 2)}/${uuid}`;
+}
+
+/**
+ * The storage key of a variant of the file stored under `key`: beside it, in either layout
+ * (a key ending in `/original` is a file of the older folder-per-file layout).
+ *
+ * @example
+ * ```ts
+ * import { variantKey } from "./store.ts";
+ * variantKey("files/0b/0b6f", 320, "webp"); // "files/0b/0b6f.w320.webp"
+ * variantKey("files/0b/0b6f/original", 320, "webp"); // "files/0b/0b6f/w320.webp"
+ * ```
+ */
+export function variantKey(key: string, width: number, format: string): string {
+  const name = `w${width}.${format}`;
+  return key.endsWith("/original")
+    ? `${key.slice(0, -"original".length)}${name}`
+    : `${key}.${name}`;
 }
 
 /**

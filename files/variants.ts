@@ -11,6 +11,7 @@
 import { badRequest } from "../router/errors.ts";
 import { type FileRow, FILES_TABLE } from "../collections/files/table.ts";
 import type { FileService } from "./service.ts";
+import { variantKey } from "./store.ts";
 import { kyselyOf } from "../collections/database.ts";
 
 /** Output formats of a variant. */
@@ -137,7 +138,7 @@ export async function imageVariant(
       etag: `"${row.sha256}"`,
     };
   }
-  const key = row.key.replace(/original$/, `w${width}.${output}`);
+  const key = variantKey(row.key, width, output);
   const etag = `"${row.sha256}-w${width}.${output}"`;
   const stat = await files.storage.stat(key);
   if (stat) return { key, type, size: stat.size, etag };

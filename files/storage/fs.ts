@@ -1,7 +1,8 @@
 /**
  * The `fs` storage driver: one file per key under a folder. A file is written to a temporary
  * name beside its key, fsync'd, then renamed (and the folder fsync'd), so a crash never leaves
- * a half-written file under the real key.
+ * a half-written file under the real key and a file once stored stays. A folder is made (and
+ * its entry fsync'd in its parent) the first time a file goes into it.
  *
  * @module
  */
@@ -82,16 +83,31 @@ export function fsStorage(dir: string): StorageDriver {
     assertStorageKey(key);
     return join(dir, ...key.split("/"));
   };
+  // Folders this driver made durable: a new folder's entry in its parent is fsync'd once, and
+  // the next file put in it skips the mkdir.
+  const ready = new Set<string>();
+  const prepare = async (folder: string): Promise<void> => {
+    if (ready.has(folder)) return;
+    await Deno.mkdir(folder, { recursive: true });
+    for (let at = folder; at.length > dir.length && at !== dirname(at);) {
+      at = dirname(at);
+      await syncFolder(at);
+    }
+    ready.add(folder);
+  };
   return {
     async put(key, stream) {
       const path = pathOf(key);
       const folder = dirname(path);
-      await Deno.mkdir(folder, { recursive: true });
+      await prepare(folder);
       const temp = `${path}.${crypto.randomUUID()}.tmp`;
-      const file = await Deno.open(temp, {
-        write: true,
-        create: true,
-        truncate: true,
+      const options = { write: true, create: true, truncate: true };
+      const file = await Deno.open(temp, options).catch(async (error) => {
+        // The folder went away since it was made (removed outside Strata): make it again.
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+        ready.delete(folder);
+        await prepare(folder);
+        return await Deno.open(temp, options);
       });
       let open = true;
       const reader = stream.getReader();

@@ -150,6 +150,22 @@ Deno.test("the fs driver keeps the storage contract", async () => {
   }
 });
 
+Deno.test("the fs driver makes a folder again when it was removed outside Strata", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "strata_fs_" });
+  try {
+    const storage = fsStorage(dir);
+    await storage.put("files/ab/one", streamOf(bytesOf(10)), { type: "x/y" });
+    await Deno.remove(`${dir}/files`, { recursive: true });
+    await storage.put("files/ab/two", streamOf(bytesOf(20)), { type: "x/y" });
+    assert.deepEqual(
+      await read(await storage.get("files/ab/two")),
+      bytesOf(20),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test({
   name: "the s3 driver keeps the storage contract (s3rver on loopback)",
   sanitizeResources: false,

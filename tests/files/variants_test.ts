@@ -42,7 +42,7 @@ filesTest(
     assert.equal(await pixelWidth(first.bytes), 320);
     const files = await storedFiles(dir);
     assert.equal(files.length, 2);
-    assert.ok(files.some((f) => f.endsWith("/w320.webp")));
+    assert.ok(files.some((f) => f.endsWith(".w320.webp")));
     const stat = await Deno.stat(
       `${dir}/${files.find((f) => f.endsWith("w320.webp"))}`,
     );
