@@ -149,6 +149,32 @@ export function fieldRow(spec: FieldSpec): FieldRow {
   return { element, input, name: spec.name };
 }
 
+/**
+ * The email and password rows of the sign-in, install and sign-up forms; `password` is the
+ * password's autocomplete hint (a new one, or the current one).
+ */
+export function credentialRows(
+  t: Dashboard["t"],
+  password: "new-password" | "current-password",
+): { email: FieldRow; password: FieldRow } {
+  return {
+    email: fieldRow({
+      name: "email",
+      label: t("email"),
+      type: "email",
+      autocomplete: "username",
+      required: true,
+    }),
+    password: fieldRow({
+      name: "password",
+      label: t("password"),
+      type: "password",
+      autocomplete: password,
+      required: true,
+    }),
+  };
+}
+
 /** Whether a row's checkbox is ticked. */
 export function isChecked(row: FieldRow): boolean {
   return row.input instanceof HTMLInputElement && row.input.checked;

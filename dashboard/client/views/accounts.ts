@@ -10,6 +10,7 @@ import type { User } from "../types.ts";
 import { fieldErrors } from "../values.ts";
 import {
   card,
+  credentialRows,
   fieldRow,
   formAlert,
   onSubmit,
@@ -65,20 +66,7 @@ export async function viewSignUp(app: Dashboard): Promise<View | null> {
   const requireVerified =
     (status.data as { requireVerifiedEmail?: boolean }).requireVerifiedEmail ===
       true;
-  const email = fieldRow({
-    name: "email",
-    label: t("email"),
-    type: "email",
-    autocomplete: "username",
-    required: true,
-  });
-  const password = fieldRow({
-    name: "password",
-    label: t("password"),
-    type: "password",
-    autocomplete: "new-password",
-    required: true,
-  });
+  const { email, password } = credentialRows(t, "new-password");
   const done = h("div", {});
   const form = h(
     "form",

@@ -9,6 +9,7 @@ import type { User } from "../types.ts";
 import { fieldErrors } from "../values.ts";
 import {
   card,
+  credentialRows,
   fieldRow,
   formAlert,
   isChecked,
@@ -28,20 +29,7 @@ export async function viewInstall(
     if (current()) app.navigate(app.root + "/sign-in", { replace: true });
     return null;
   }
-  const email = fieldRow({
-    name: "email",
-    label: t("email"),
-    type: "email",
-    autocomplete: "username",
-    required: true,
-  });
-  const password = fieldRow({
-    name: "password",
-    label: t("password"),
-    type: "password",
-    autocomplete: "new-password",
-    required: true,
-  });
+  const { email, password } = credentialRows(t, "new-password");
   const form = h(
     "form",
     { class: "form", "data-testid": "install-form" },
@@ -98,20 +86,7 @@ export async function viewSignIn(app: Dashboard): Promise<View | null> {
     app.navigate(app.root + "/install", { replace: true });
     return null;
   }
-  const email = fieldRow({
-    name: "email",
-    label: t("email"),
-    type: "email",
-    autocomplete: "username",
-    required: true,
-  });
-  const password = fieldRow({
-    name: "password",
-    label: t("password"),
-    type: "password",
-    autocomplete: "current-password",
-    required: true,
-  });
+  const { email, password } = credentialRows(t, "current-password");
   const remember = fieldRow({
     name: "remember",
     label: t("rememberMe"),
