@@ -203,7 +203,76 @@ export function luaString(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => "\\" + c).replace(/\n/g, "\\n")}"`;
 }
 
-/** Runs `wrk` against `url` and returns requests per second; non-2xx answers are an error. */
+/**
+ * How many times a round whose only errors are wrk's timeouts is run again before the
+ * benchmark gives up (`BENCH_RETRIES`): on a loaded machine a round can lose a few requests
+ * past wrk's 2 s limit on a peer as on Strata, which says nothing about either.
+ */
+export const RETRIES: number = Number(Deno.env.get("BENCH_RETRIES") ?? "2");
+
+/** Pause before a retried round, so the server drains what the timed-out round left queued. */
+const RETRY_PAUSE_MS = 2000;
+
+/** What {@link wrk} saw go wrong in one round. */
+interface WrkErrors {
+  /** Non-2xx answers or socket errors other than timeouts: never retried. */
+  readonly hard: boolean;
+  /** Requests wrk gave up on after its `--timeout`. */
+  readonly timeouts: number;
+}
+
+/**
+ * The errors wrk printed: a `Non-2xx` line, and the counts of its `Socket errors` line
+ * (`connect 0, read 0, write 0, timeout 12`).
+ *
+ * @example
+ * ```ts ignore
+ * wrkErrors("  Socket errors: connect 0, read 0, write 0, timeout 12\n");
+ * // { hard: false, timeouts: 12 }
+ * ```
+ */
+export function wrkErrors(text: string): WrkErrors {
+  const socket =
+    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(text);
+  const other = socket
+    ? Number(socket[1]) + Number(socket[2]) + Number(socket[3])
+    : 0;
+  return {
+    hard: /Non-2xx/.test(text) || other > 0 ||
+      (!socket && /Socket errors/.test(text)),
+    timeouts: socket ? Number(socket[4]) : 0,
+  };
+}
+
+const retried: string[] = [];
+let retriedInAll = 0;
+
+/**
+ * How many rounds were retried in this process so far.
+ *
+ * @example
+ * ```ts ignore
+ * console.log(`${retriedRounds()} rounds retried after wrk timeouts`);
+ * ```
+ */
+export function retriedRounds(): number {
+  return retriedInAll;
+}
+
+/**
+ * The rounds retried since the last call (one line each), and forgets them: the reports
+ * print them under their table (see `printReport`).
+ */
+export function takeRetries(): string[] {
+  return retried.splice(0);
+}
+
+/**
+ * Runs `wrk` against `url` and returns requests per second; non-2xx answers and socket
+ * errors are an error. A round whose only errors are timeouts is run again, at most
+ * {@link RETRIES} times, and noted (see {@link takeRetries}); only then is it an error.
+ */
 export async function wrk(
   url: string,
   options: WrkOptions = {},
@@ -221,15 +290,30 @@ export async function wrk(
   const [command, ...args] = await canPin()
     ? ["taskset", "-c", LOAD_CPU, "wrk", ...wrkArgs]
     : ["wrk", ...wrkArgs];
-  const output = await new Deno.Command(command, { args, stdout: "piped" })
-    .output();
-  const text = new TextDecoder().decode(output.stdout);
-  const rate = /Requests\/sec:\s+([\d.]+)/.exec(text);
-  if (!rate) throw new Error(`wrk printed no rate:\n${text}`);
-  if (!expectErrors && /Non-2xx|Socket errors/.test(text)) {
-    throw new Error(`wrk saw errors on ${url}:\n${text}`);
+  for (let attempt = 0;; attempt++) {
+    const output = await new Deno.Command(command, { args, stdout: "piped" })
+      .output();
+    const text = new TextDecoder().decode(output.stdout);
+    const rate = /Requests\/sec:\s+([\d.]+)/.exec(text);
+    if (!rate) throw new Error(`wrk printed no rate:\n${text}`);
+    if (expectErrors) return Number(rate[1]);
+    const errors = wrkErrors(text);
+    if (!errors.hard && errors.timeouts === 0) return Number(rate[1]);
+    if (errors.hard || attempt >= RETRIES) {
+      throw new Error(
+        `wrk saw errors on ${url}${
+          attempt > 0 ? ` (after ${attempt} retried rounds)` : ""
+        }:\n${text}`,
+      );
+    }
+    const note = `round retried: ${errors.timeouts} request${
+      errors.timeouts === 1 ? "" : "s"
+    } timed out in wrk on ${url} (retry ${attempt + 1} of ${RETRIES})`;
+    retried.push(note);
+    retriedInAll++;
+    console.error(note);
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
   }
-  return Number(rate[1]);
 }
 
 /** CPU seconds a process has used, split into its main (event loop) thread and the rest. */

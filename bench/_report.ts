@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { takeRetries } from "./_load.ts";
 
 /** One measured comparison. */
 export interface Comparison {
@@ -92,9 +93,23 @@ export function formatReport(report: BenchReport): string {
   ].join("\n");
 }
 
-/** Prints a report. */
+/**
+ * Prints a report, and under it the rounds retried while it was measured (wrk timeouts on
+ * a loaded machine, see `wrk` in _load.ts): a figure is a retried round's, not a lost run.
+ */
 export function printReport(report: BenchReport): void {
-  console.log(formatReport(report) + "\n");
+  const retries = takeRetries();
+  console.log(
+    formatReport(report) +
+      (retries.length > 0
+        ? `\n\n${retries.length} round${
+          retries.length === 1 ? "" : "s"
+        } retried after wrk timeouts:\n${
+          retries.map((line) => `- ${line}`).join("\n")
+        }`
+        : "") +
+      "\n",
+  );
 }
 
 /** The median of `values` (the mean of the middle two for an even count). */

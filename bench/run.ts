@@ -8,7 +8,8 @@
  * - `BENCH_DATABASES=sqlite` (or `postgres`) runs the data benchmarks on one database;
  *   PostgreSQL is `BENCH_POSTGRES` (default `postgres://postgres@127.0.0.1:5432/test`).
  * - `BENCH_QUICK=1` makes a short smoke run (1 round, 1 s of load, smaller data).
- * - `BENCH_DURATION`, `BENCH_ROUNDS`, `BENCH_CONNECTIONS`, `BENCH_PIN=0` tune the load.
+ * - `BENCH_DURATION`, `BENCH_ROUNDS`, `BENCH_CONNECTIONS`, `BENCH_PIN=0` tune the load;
+ *   `BENCH_RETRIES` (default 2) bounds how often a round with wrk timeouts is run again.
  * - `BENCH_CPU_PROF=<dir>` runs the servers with `deno run --cpu-prof` (profiles in `<dir>`).
  *
  * Each benchmark also runs alone: `deno run -A bench/http/run.ts`, `bench/collections/run.ts`, `bench/search/run.ts`,
@@ -29,7 +30,7 @@ import { webhooksBench } from "./webhooks/run.ts";
 import { accountsBench } from "./accounts/run.ts";
 import { filesBench } from "./files/run.ts";
 import { realtimeBench } from "./realtime/run.ts";
-import { QUICK } from "./_load.ts";
+import { QUICK, retriedRounds } from "./_load.ts";
 import { type BenchReport, printReport, targetMet } from "./_report.ts";
 
 const BENCHES: Record<string, () => Promise<BenchReport>> = {
@@ -82,3 +83,8 @@ for (const name of names) {
 }
 console.log("## Targets\n" + summary.join("\n"));
 console.log(`\n${summary.length - missed} of ${summary.length} targets met`);
+if (retriedRounds() > 0) {
+  console.log(
+    `${retriedRounds()} round(s) retried after wrk timeouts (listed under their tables)`,
+  );
+}
