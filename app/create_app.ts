@@ -58,6 +58,7 @@ import {
 import { webhookSenders } from "../webhooks/sender.ts";
 
 import { type AppMail, type OpenMail, openMail } from "../mail/service.ts";
+import { OUTBOX_TABLES } from "../mail/outbox.ts";
 import { kyselyOf } from "../collections/database.ts";
 
 import { FileLinks } from "../files/links.ts";
@@ -328,6 +329,7 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     events: config.events,
     keepDeleted: deletesAnnounced(merged),
     files: links,
+    ownTables: OUTBOX_TABLES,
   }).catch((error) => {
     throw withCollectionSource(
       databaseBootError(error, config.database.url, databaseSource),
@@ -336,7 +338,7 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
   });
   let mail: OpenMail;
   try {
-    mail = await openMail(config.mail, {
+    mail = openMail(config.mail, {
       executor: () => kyselyOf(data.executor()),
       afterCommit: data.afterCommit,
       now,

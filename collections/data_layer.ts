@@ -25,17 +25,17 @@ import type {
   LayerContext,
   QueryFilter,
 } from "./_context.ts";
-import { ensureFilesTable } from "./files/table.ts";
+import { filesTableStatements } from "./files/table.ts";
 import type { BeforeWriteHooks } from "./changes/before_write.ts";
 import {
   type ChangeEntry,
-  ensureChangeLog,
+  changeLogTables,
   pruneChanges,
   type Retention,
   writeChanges,
 } from "./changes/log.ts";
 import { ChangeFeed } from "./changes/feed.ts";
-import { ensureDeletedTable } from "./changes/deleted.ts";
+import { DELETED_TABLE_STATEMENTS } from "./changes/deleted.ts";
 
 export type {
   ActingUser,
@@ -84,6 +84,11 @@ export interface DataLayerOptions {
   keepDeleted?: readonly string[];
   /** How reads name file URLs (the app signs private files); default plain paths. */
   files?: FileUrls;
+  /**
+   * Statements making tables of other parts of the framework (`CREATE … IF NOT EXISTS`, the
+   * mail outbox's), run by schema sync in its transaction and part of its fingerprint.
+   */
+  ownTables?: readonly string[];
 }
 
 /** How the change log is kept and read (`events` of the config). */
@@ -250,15 +255,16 @@ export async function openDataLayer(
       force: options.sync?.force,
       defaultLocale,
       execScript: sqlite && ((script) => sqlite.exec(script)),
+      ownTables: [
+        // Nothing can produce a change without a collection that has events.
+        ...hasEvents ? changeLogTables(dialect) : [],
+        ...options.keepDeleted?.length ? DELETED_TABLE_STATEMENTS : [],
+        ...hasFileFields(collections.values())
+          ? filesTableStatements(dialect)
+          : [],
+        ...options.ownTables ?? [],
+      ],
     });
-    // Nothing can produce a change without a collection that has events.
-    if (hasEvents) {
-      await ensureChangeLog(db, dialect);
-    }
-    if (options.keepDeleted?.length) await ensureDeletedTable(db);
-    if (hasFileFields(collections.values())) {
-      await ensureFilesTable(db, dialect);
-    }
   } catch (error) {
     await db.destroy();
     throw bootError(error);

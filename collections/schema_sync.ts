@@ -8,6 +8,13 @@
  * and field unless `force` is set. A dropped collection is not destructive: its table stays.
  * The last synced definitions are kept in `_strata_schema`.
  *
+ * A boot whose definitions and database schema are those of the last sync skips the work:
+ * `_strata_schema_state` holds a fingerprint of what was synced and the database's own
+ * record of its schema as the sync left it (SQLite's `schema_version`, which every schema
+ * change by any connection increments; on PostgreSQL a digest of the schema's columns,
+ * indexes and triggers from the catalogs). Both must match, so a changed definition, a
+ * newer Strata, or a table or index altered by hand or by another program syncs in full.
+ *
  * @module
  */
 
@@ -25,9 +32,19 @@ import type {
   ResolvedField,
   ResolvedIndex,
 } from "./resolve.ts";
+import { sha256Base64UrlNow } from "../utils/_sha256.ts";
 
 /** The metadata table. */
 export const SCHEMA_TABLE = "_strata_schema";
+
+/** The one-row table holding the fingerprint of the last sync (see the module documentation). */
+export const SCHEMA_STATE_TABLE = "_strata_schema_state";
+
+/**
+ * Part of every fingerprint: raise it when the sync comes to create or alter anything
+ * differently, so databases synced by an older Strata sync once more.
+ */
+const SYNC_VERSION = 1;
 
 /** What is remembered of a field. */
 interface FieldSnapshot {
@@ -59,6 +76,11 @@ export interface SyncOptions {
    * transaction holds (`DatabaseSync.exec`). Without it each statement runs on its own.
    */
   execScript?: (script: string) => void;
+  /**
+   * Statements making the framework's own tables (each `… if not exists`, or otherwise safe
+   * to repeat), run in the sync's transaction and part of its fingerprint.
+   */
+  ownTables?: readonly string[];
 }
 
 /**
@@ -426,25 +448,27 @@ export async function syncSchema(
   collections: ReadonlyMap<string, ResolvedCollection>,
   options: SyncOptions,
 ): Promise<void> {
+  const ownTables = options.ownTables ?? [];
   // Nothing to create, alter or remember (a dropped collection's table stays anyway). On
   // PostgreSQL the sync still runs: it is the boot's first query, so an unreachable server
   // fails the boot.
-  if (collections.size === 0 && dialect === "sqlite") return;
+  if (
+    collections.size === 0 && ownTables.length === 0 && dialect === "sqlite"
+  ) {
+    return;
+  }
+  const fingerprint = schemaFingerprint(dialect, collections, ownTables);
   await db.transaction().execute(async (trx) => {
     if (dialect === "postgres") {
       // Processes booting together sync one at a time.
       await sql`select pg_advisory_xact_lock(hashtext('strata_schema_sync:' || current_schema()))`
         .execute(trx);
     }
+    const runScript = scriptRunner(trx, dialect, options.execScript);
     // Plain SQL: the first statements of a fresh process, where building them costs more
     // than running them.
-    await sql.raw(
-      `create table if not exists ${
-        id(SCHEMA_TABLE)
-      } ("collection" text not null primary key, "snapshot" text not null, "syncedAt" ${
-        bigint(dialect)
-      } not null)`,
-    ).execute(trx);
+    await runScript(metaTables(dialect));
+    if (await unchangedSince(trx, dialect, fingerprint)) return;
     const { rows: stored } = await sql<
       { collection: string; snapshot: string }
     >`
@@ -455,7 +479,7 @@ export async function syncSchema(
     );
     const tables = await existingColumns(trx, dialect);
     const issues: string[] = [];
-    const steps: Step[] = [];
+    const steps: Step[] = [...ownTables];
     const dropIndexSteps: Step[] = [];
     for (const collection of collections.values()) {
       await planCollection(
@@ -473,7 +497,6 @@ export async function syncSchema(
     if (issues.length > 0 && !options.force) {
       throw new Error(issues.join("\n"));
     }
-    const runScript = scriptRunner(trx, dialect, options.execScript);
     const rebuild = await searchChanges(trx, dialect, collections, previous);
     await runSteps(trx, [...dropIndexSteps, ...steps], runScript);
     if (dialect === "postgres") await useCodePointOrder(trx, collections);
@@ -485,7 +508,126 @@ export async function syncSchema(
       : new Set<string>();
     await createIndexes(trx, dialect, collections, outdated, runScript);
     await writeSnapshots(trx, dialect, collections);
+    // Last: the catalog as this transaction leaves it, every change above included.
+    await writeState(trx, dialect, fingerprint);
   });
+}
+
+/** The metadata tables, created when missing. */
+function metaTables(dialect: SqlDialect): string[] {
+  return [
+    `create table if not exists ${
+      id(SCHEMA_TABLE)
+    } ("collection" text not null primary key, "snapshot" text not null, "syncedAt" ${
+      bigint(dialect)
+    } not null)`,
+    `create table if not exists ${
+      id(SCHEMA_STATE_TABLE)
+    } ("id" integer not null primary key, "fingerprint" text not null, "catalog" text not null)`,
+  ];
+}
+
+/**
+ * What the sync works from, as one hash: the dialect, the framework's own tables and, per
+ * collection, everything its plan reads of the definitions (the snapshot, and whether each
+ * field is nullable and has a default, which decide backfills).
+ */
+function schemaFingerprint(
+  dialect: SqlDialect,
+  collections: ReadonlyMap<string, ResolvedCollection>,
+  ownTables: readonly string[],
+): string {
+  const described = [...collections.values()]
+    .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    .map((collection) => [
+      collection.name,
+      snapshotOf(collection),
+      collection.fieldList.map((f) => [f.name, f.nullable, f.hasDefault]),
+    ]);
+  return sha256Base64UrlNow(
+    JSON.stringify([SYNC_VERSION, dialect, ownTables, described]),
+  );
+}
+
+/**
+ * The database's own record of its schema. SQLite increments `schema_version` on every
+ * schema change, by any connection or program. PostgreSQL has no such counter: a digest of
+ * this schema's tables' columns (type, collation, NOT NULL), indexes (table, columns,
+ * uniqueness, per-column options such as NULLS FIRST) and triggers stands in for it.
+ */
+async function catalogVersion(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+): Promise<string> {
+  if (dialect === "sqlite") {
+    const { rows } = await db.executeQuery<{ schema_version: number }>(
+      CompiledQuery.raw("pragma schema_version"),
+    );
+    return String(rows[0].schema_version);
+  }
+  const { rows } = await db.executeQuery<{ digest: string }>(
+    CompiledQuery.raw(
+      `select md5(coalesce(string_agg(item, ';' order by item), '')) as digest from (
+      select 'c:' || t.relname || '.' || a.attname || ':' || a.atttypid::text || ':' ||
+        a.attcollation::text || ':' || a.attnotnull::text as item
+      from pg_attribute a
+      join pg_class t on t.oid = a.attrelid
+      join pg_namespace n on n.oid = t.relnamespace
+      where n.nspname = current_schema() and t.relkind in ('r', 'p')
+        and a.attnum > 0 and not a.attisdropped
+      union all
+      select 'i:' || i.relname || ':' || t.relname || ':' || x.indisunique::text || ':' ||
+        x.indkey::text || ':' || x.indoption::text
+      from pg_index x
+      join pg_class i on i.oid = x.indexrelid
+      join pg_class t on t.oid = x.indrelid
+      join pg_namespace n on n.oid = i.relnamespace
+      where n.nspname = current_schema()
+      union all
+      select 't:' || g.tgname || ':' || t.relname || ':' || g.tgenabled::text
+      from pg_trigger g
+      join pg_class t on t.oid = g.tgrelid
+      join pg_namespace n on n.oid = t.relnamespace
+      where n.nspname = current_schema() and not g.tgisinternal
+    ) as catalog`,
+    ),
+  );
+  return rows[0].digest;
+}
+
+/** Whether the last sync had this fingerprint and the schema is as it left it. */
+async function unchangedSince(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  fingerprint: string,
+): Promise<boolean> {
+  const { rows } = await db.executeQuery<
+    { fingerprint: string; catalog: string }
+  >(CompiledQuery.raw(
+    `select "fingerprint", "catalog" from ${
+      id(SCHEMA_STATE_TABLE)
+    } where "id" = 1`,
+  ));
+  if (rows.length === 0 || rows[0].fingerprint !== fingerprint) return false;
+  return rows[0].catalog === await catalogVersion(db, dialect);
+}
+
+/** Remembers the fingerprint and the catalog as the sync leaves it. */
+async function writeState(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  fingerprint: string,
+): Promise<void> {
+  const catalog = await catalogVersion(db, dialect);
+  const [a, b] = dialect === "postgres" ? ["$1", "$2"] : ["?", "?"];
+  await db.executeQuery(CompiledQuery.raw(
+    `insert into ${
+      id(SCHEMA_STATE_TABLE)
+    } ("id", "fingerprint", "catalog") values (1, ${a}, ${b})
+    on conflict ("id") do update
+    set "fingerprint" = excluded."fingerprint", "catalog" = excluded."catalog"`,
+    [fingerprint, catalog],
+  ));
 }
 
 /**

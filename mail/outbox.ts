@@ -8,7 +8,6 @@
  * @module
  */
 import type { Kysely } from "kysely";
-import { createIfMissing } from "../collections/db/create_if_missing.ts";
 
 /** The outbox table. */
 export const OUTBOX_TABLE = "_strata_mail_outbox";
@@ -55,37 +54,23 @@ export interface OutboxRow {
 }
 
 /**
- * Creates the outbox when missing; safe when several instances boot at once.
+ * The statements creating the outbox when missing; `createApp` hands them to the data
+ * layer, whose schema sync runs them in its transaction.
  *
  * @example
- * ```ts ignore
- * await ensureOutbox(kyselyOf(app.db));
+ * ```ts
+ * import { OUTBOX_TABLES } from "./outbox.ts";
+ * OUTBOX_TABLES.length; // 2
  * ```
  */
-export async function ensureOutbox(db: AnyKysely): Promise<void> {
-  await createIfMissing(() =>
-    db.schema.createTable(OUTBOX_TABLE).ifNotExists()
-      .addColumn("id", "text", (c) => c.primaryKey())
-      .addColumn("recipients", "text", (c) => c.notNull())
-      .addColumn("kind", "text")
-      .addColumn("subject", "text")
-      .addColumn("text", "text")
-      .addColumn("html", "text")
-      .addColumn("params", "text")
-      .addColumn("status", "text", (c) => c.notNull())
-      .addColumn("attempts", "integer", (c) => c.notNull())
-      .addColumn("createdAt", "bigint", (c) => c.notNull())
-      .addColumn("nextAt", "bigint", (c) => c.notNull())
-      .addColumn("claimUntil", "bigint", (c) => c.notNull())
-      .addColumn("finishedAt", "bigint")
-      .addColumn("lastError", "text")
-      .execute()
-  );
-  await createIfMissing(() =>
-    db.schema.createIndex(`${OUTBOX_TABLE}__status_nextAt__idx`).ifNotExists()
-      .on(OUTBOX_TABLE).columns(["status", "nextAt"]).execute()
-  );
-}
+export const OUTBOX_TABLES: readonly string[] = Object.freeze([
+  `create table if not exists "${OUTBOX_TABLE}" ("id" text primary key, ` +
+  `"recipients" text not null, "kind" text, "subject" text, "text" text, "html" text, ` +
+  `"params" text, "status" text not null, "attempts" integer not null, ` +
+  `"createdAt" bigint not null, "nextAt" bigint not null, "claimUntil" bigint not null, ` +
+  `"finishedAt" bigint, "lastError" text)`,
+  `create index if not exists "${OUTBOX_TABLE}__status_nextAt__idx" on "${OUTBOX_TABLE}" ("status", "nextAt")`,
+]);
 
 /** A mail to record: either its content, or the parameters its composer renders it from. */
 export interface OutboxEntry {

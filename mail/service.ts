@@ -7,7 +7,7 @@
  */
 import type { Kysely } from "kysely";
 import { checkMail, type MailMessage } from "./message.ts";
-import { enqueueMail, ensureOutbox } from "./outbox.ts";
+import { enqueueMail } from "./outbox.ts";
 import type { MailSettings } from "./settings.ts";
 import { type SentMail, transportFor } from "./transport.ts";
 import { type MailComposer, MailWorker } from "./worker.ts";
@@ -73,20 +73,20 @@ export interface OpenMail extends AppMail {
 }
 
 /**
- * Creates the outbox when missing and starts the instance's worker.
+ * Starts the instance's worker. The outbox is made by schema sync: `createApp` hands
+ * `OUTBOX_TABLES` (outbox.ts) to the data layer.
  *
  * @example
  * ```ts ignore
- * const mail = await openMail(settings, { executor, afterCommit, now });
+ * const mail = openMail(settings, { executor, afterCommit, now });
  * await mail.send({ to: "ada@example.com", subject: "Hi", text: "Hello" });
  * await mail.close();
  * ```
  */
-export async function openMail(
+export function openMail(
   settings: MailSettings,
   host: MailHost,
-): Promise<OpenMail> {
-  await ensureOutbox(host.executor());
+): OpenMail {
   const sent: SentMail[] = [];
   const composers = new Map<string, MailComposer>();
   const worker = new MailWorker({

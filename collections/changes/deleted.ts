@@ -10,7 +10,6 @@ import { type Kysely, sql } from "kysely";
 import type { LayerContext } from "../_context.ts";
 import type { ResolvedCollection } from "../resolve.ts";
 import type { DataRecord } from "../results.ts";
-import { createIfMissing } from "../db/create_if_missing.ts";
 import { storedRecordsById } from "./before_write.ts";
 
 /** The table of deleted records' last states. */
@@ -20,28 +19,21 @@ export const DELETED_TABLE = "_strata_deleted";
 type AnyKysely = Kysely<any>;
 
 /**
- * Creates the table when missing; safe when several instances boot at once.
+ * The statements creating the table when missing, run by schema sync in its transaction
+ * (see `SyncOptions.ownTables`).
  *
  * @example
- * ```ts ignore
- * await ensureDeletedTable(db);
+ * ```ts
+ * import { DELETED_TABLE_STATEMENTS } from "./deleted.ts";
+ * DELETED_TABLE_STATEMENTS.length; // 2
  * ```
  */
-export async function ensureDeletedTable(db: AnyKysely): Promise<void> {
-  await createIfMissing(() =>
-    db.schema.createTable(DELETED_TABLE).ifNotExists()
-      .addColumn("collection", "text", (c) => c.notNull())
-      .addColumn("uuid", "text", (c) => c.notNull())
-      .addColumn("at", "bigint", (c) => c.notNull())
-      .addColumn("record", "text", (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${DELETED_TABLE}__pk`, ["collection", "uuid"])
-      .execute()
-  );
-  await createIfMissing(() =>
-    db.schema.createIndex(`${DELETED_TABLE}__at__idx`).ifNotExists()
-      .on(DELETED_TABLE).column("at").execute()
-  );
-}
+export const DELETED_TABLE_STATEMENTS: readonly string[] = Object.freeze([
+  `create table if not exists "${DELETED_TABLE}" ("collection" text not null, ` +
+  `"uuid" text not null, "at" bigint not null, "record" text not null, ` +
+  `constraint "${DELETED_TABLE}__pk" primary key ("collection", "uuid"))`,
+  `create index if not exists "${DELETED_TABLE}__at__idx" on "${DELETED_TABLE}" ("at")`,
+]);
 
 /**
  * Keeps the current state of the records about to be deleted, for the collections

@@ -19,7 +19,6 @@
  * @module
  */
 
-import pg from "pg";
 import { type Kysely, sql } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
 import {
@@ -335,6 +334,9 @@ export class ChangeFeed {
   }
 
   async #connectListener(): Promise<void> {
+    // Loaded here, as the PostgreSQL dialect is: importing the driver costs every app,
+    // SQLite ones included, some 10–15 ms of startup.
+    const { default: pg } = await import("pg");
     const client = new pg.Client({
       connectionString: this.#options.url,
     }) as unknown as ListenClient;

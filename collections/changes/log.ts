@@ -16,7 +16,6 @@
 
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
-import { createIfMissing } from "../db/create_if_missing.ts";
 import { withCommit } from "../db/with_commit.ts";
 
 /** The change log table. */
@@ -63,47 +62,30 @@ export interface ChangeEvent extends ChangeEntry {
 type AnyKysely = Kysely<any>;
 
 /**
- * Creates the change log tables when missing; safe when several instances boot at once.
+ * The statements creating the change log tables when missing, run by schema sync in its
+ * transaction (see `SyncOptions.ownTables`).
  *
  * @example
- * ```ts ignore
- * await ensureChangeLog(db, "sqlite");
+ * ```ts
+ * import { changeLogTables } from "./log.ts";
+ * changeLogTables("sqlite").length; // 4
  * ```
  */
-export async function ensureChangeLog(
-  db: AnyKysely,
-  dialect: SqlDialect,
-): Promise<void> {
-  await createIfMissing(() =>
-    db.schema.createTable(CHANGES_TABLE).ifNotExists()
-      // A seq is never reused: SQLite gives a new row the largest rowid plus one, and
-      // pruning always keeps the newest row. (AUTOINCREMENT would say the same through
-      // `sqlite_sequence`, one more page written by every write's commit.)
-      .addColumn(
-        "seq",
-        dialect === "postgres" ? "bigserial" : "integer",
-        (c) => c.primaryKey(),
-      )
-      .addColumn("collection", "text", (c) => c.notNull())
-      .addColumn("uuid", "text", (c) => c.notNull())
-      .addColumn("op", "text", (c) => c.notNull())
-      .addColumn("at", "bigint", (c) => c.notNull())
-      .addColumn("changed", "text", (c) => c.notNull())
-      .addColumn("locale", "text")
-      .addColumn("actor", "text")
-      .execute()
-  );
-  // No index on `at`: pruning finds its bound by `seq` (see pruneChanges), and an index
-  // would be one more page written by every write. Logs made before go without theirs.
-  await db.schema.dropIndex(`${CHANGES_TABLE}__at__idx`).ifExists().execute();
-  await createIfMissing(() =>
-    db.schema.createTable(SWEEP_TABLE).ifNotExists()
-      .addColumn("id", "integer", (c) => c.primaryKey())
-      .addColumn("runAt", "bigint", (c) => c.notNull())
-      .execute()
-  );
-  await db.insertInto(SWEEP_TABLE).values({ id: 1, runAt: 0 })
-    .onConflict((oc) => oc.column("id").doNothing()).execute();
+export function changeLogTables(dialect: SqlDialect): string[] {
+  return [
+    // A seq is never reused: SQLite gives a new row the largest rowid plus one, and pruning
+    // always keeps the newest row. (AUTOINCREMENT would say the same through
+    // `sqlite_sequence`, one more page written by every write's commit.)
+    `create table if not exists "${CHANGES_TABLE}" ("seq" ${
+      dialect === "postgres" ? "bigserial" : "integer"
+    } primary key, "collection" text not null, "uuid" text not null, "op" text not null, ` +
+    `"at" bigint not null, "changed" text not null, "locale" text, "actor" text)`,
+    // No index on `at`: pruning finds its bound by `seq` (see pruneChanges), and an index
+    // would be one more page written by every write. Logs made before go without theirs.
+    `drop index if exists "${CHANGES_TABLE}__at__idx"`,
+    `create table if not exists "${SWEEP_TABLE}" ("id" integer primary key, "runAt" bigint not null)`,
+    `insert into "${SWEEP_TABLE}" ("id", "runAt") values (1, 0) on conflict ("id") do nothing`,
+  ];
 }
 
 /** Rows per insert statement (7 parameters each, far below either database's limit). */

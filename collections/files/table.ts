@@ -9,9 +9,7 @@
  * @module
  */
 
-import type { Kysely } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
-import { createIfMissing } from "../db/create_if_missing.ts";
 import type { WireCollection } from "../wire/types.ts";
 import { resolveCollections, type ResolvedCollection } from "../resolve.ts";
 import { builtinFieldTypes } from "../field_types.ts";
@@ -62,48 +60,27 @@ export interface FileRow {
 }
 
 /**
- * Creates `_strata_files` and its indexes when missing.
+ * The statements creating `_strata_files` and its indexes when missing, run by schema sync
+ * in its transaction (see `SyncOptions.ownTables`).
  *
  * @example
- * ```ts ignore
- * await ensureFilesTable(db, "sqlite");
+ * ```ts
+ * import { filesTableStatements } from "./table.ts";
+ * filesTableStatements("sqlite").length; // 3
  * ```
  */
-export async function ensureFilesTable(
-  // deno-lint-ignore no-explicit-any
-  db: Kysely<any>,
-  dialect: SqlDialect,
-): Promise<void> {
+export function filesTableStatements(dialect: SqlDialect): string[] {
   const big = dialect === "postgres" ? "bigint" : "integer";
-  await createIfMissing(() =>
-    db.schema.createTable(FILES_TABLE).ifNotExists()
-      .addColumn("UUID", "text", (c) => c.primaryKey())
-      .addColumn("key", "text", (c) => c.notNull())
-      .addColumn("name", "text", (c) => c.notNull())
-      .addColumn("type", "text", (c) => c.notNull())
-      .addColumn("size", big, (c) => c.notNull())
-      .addColumn("sha256", "text", (c) => c.notNull())
-      .addColumn("width", "integer")
-      .addColumn("height", "integer")
-      .addColumn("private", "integer", (c) => c.notNull())
-      .addColumn("collection", "text", (c) => c.notNull())
-      .addColumn("field", "text", (c) => c.notNull())
-      .addColumn("record", "text")
-      .addColumn("state", "text", (c) => c.notNull())
-      .addColumn("uploader", "text")
-      .addColumn("createdAt", big, (c) => c.notNull())
-      .addColumn("claimedAt", big)
-      .addColumn("variants", "text", (c) => c.notNull().defaultTo("[]"))
-      .execute()
-  );
-  await createIfMissing(() =>
-    db.schema.createIndex(`${FILES_TABLE}__owner__idx`).ifNotExists()
-      .on(FILES_TABLE).columns(["record", "collection", "field"]).execute()
-  );
-  await createIfMissing(() =>
-    db.schema.createIndex(`${FILES_TABLE}__state__idx`).ifNotExists()
-      .on(FILES_TABLE).columns(["state", "createdAt"]).execute()
-  );
+  return [
+    `create table if not exists "${FILES_TABLE}" ("UUID" text primary key, ` +
+    `"key" text not null, "name" text not null, "type" text not null, ` +
+    `"size" ${big} not null, "sha256" text not null, "width" integer, "height" integer, ` +
+    `"private" integer not null, "collection" text not null, "field" text not null, ` +
+    `"record" text, "state" text not null, "uploader" text, "createdAt" ${big} not null, ` +
+    `"claimedAt" ${big}, "variants" text default '[]' not null)`,
+    `create index if not exists "${FILES_TABLE}__owner__idx" on "${FILES_TABLE}" ("record", "collection", "field")`,
+    `create index if not exists "${FILES_TABLE}__state__idx" on "${FILES_TABLE}" ("state", "createdAt")`,
+  ];
 }
 
 /**
