@@ -30,6 +30,7 @@ import { fieldOrThrow, QueryError } from "./query_error.ts";
 import { currentQueryTimeout } from "./db/deadline.ts";
 import { arrayRows } from "./db/sqlite_dialect.ts";
 import { SAMPLED_DEADLINE_SQL } from "./db/sqlite_functions.ts";
+import { countIsBounded, windowIsBounded } from "./_bounded_reads.ts";
 import {
   type CompiledSearch,
   compileSearch,
@@ -190,6 +191,7 @@ function keptCondition(scope: WhereScope, where: WhereFilter): KeptCondition {
     sampled: andConditions([SAMPLED_DEADLINE_CHECK, condition]),
   };
   if (scope.aliases.n > 0) return kept;
+  uncheckedOf.set(kept.sampled!, condition);
   if (!byLocale) byFilter.set(where, byLocale = new Map());
   if (byLocale.size >= MAX_KEPT_LOCALES) byLocale.clear();
   byLocale.set(scope.locale, kept);
@@ -207,7 +209,17 @@ const DEADLINE_CHECK = sql<SqlBool>`abs(strata_deadline())`;
 const SAMPLED_DEADLINE_CHECK = sql<SqlBool>`${sql.raw(SAMPLED_DEADLINE_SQL)}`;
 
 /**
- * `SELECT … FROM table AS m [LEFT JOIN translations AS t]` with the read's condition.
+ * The condition without its sampled deadline check, for the conditions {@link readCondition}
+ * answers with one (no filter, or one kept filter): a count may drop the check when it
+ * cannot run long (see _bounded_reads.ts).
+ */
+const uncheckedOf = new WeakMap<RawBuilder<SqlBool>, Condition>([
+  [SAMPLED_DEADLINE_CHECK, null],
+]);
+
+/**
+ * `SELECT … FROM table AS m [LEFT JOIN translations AS t]` with the read's condition
+ * (`translations: false` leaves the join out, for a condition that does not need it).
  *
  * @example
  * ```ts ignore
@@ -219,11 +231,12 @@ export function baseQuery(
   collection: ResolvedCollection,
   locale: string,
   condition: Condition,
+  translations = true,
 ): SelectQueryBuilder<any, any, any> {
   let query: SelectQueryBuilder<any, any, any> = ctx.executor().selectFrom(
     `${collection.table} as m`,
   );
-  if (collection.translationTable) {
+  if (collection.translationTable && translations) {
     query = query.leftJoin(
       `${collection.translationTable} as t`,
       (join: any) =>
@@ -481,6 +494,8 @@ const countTemplates = new WeakMap<
 /**
  * `select count(*) as "count"` of the rows `condition` admits (at most `atMost` of them),
  * compiled like {@link compileRead}: once per shape, the condition spliced in per request.
+ * On SQLite under a deadline, a count that cannot run long goes without the sampled
+ * deadline check its condition carries (see _bounded_reads.ts).
  *
  * @example
  * ```ts ignore
@@ -496,13 +511,65 @@ export function compileCount(
   condition: Condition,
   atMost?: number,
 ): CompiledQuery {
+  const unchecked = atMost === undefined ? withoutCheck(ctx, condition) : null;
+  if (unchecked) {
+    // A record has at most one translation per locale: the join, when the condition does
+    // not read it, changes no count, and costs a lookup per row.
+    const query = countQuery(ctx, collection, locale, unchecked.condition, {
+      translations: unchecked.sql.includes(`"t".`),
+    });
+    if (countIsBounded(ctx, collection, { ...unchecked, query })) return query;
+  }
+  return countQuery(ctx, collection, locale, condition, { atMost });
+}
+
+/**
+ * A condition of {@link readCondition} that carries the sampled deadline check, without it
+ * (with its SQL, parameter count and the deadline in force), for the judges of
+ * _bounded_reads.ts; `null` for any other.
+ */
+function withoutCheck(ctx: LayerContext, condition: Condition): {
+  condition: Condition;
+  sql: string;
+  parameters: number;
+  timeout: number;
+} | null {
+  const unchecked = condition === null ? undefined : uncheckedOf.get(condition);
+  if (unchecked === undefined) return null;
+  const where = unchecked === null ? null : compiledCondition(ctx, unchecked);
+  return {
+    condition: unchecked,
+    sql: where?.sql ?? "",
+    parameters: where?.parameters.length ?? 0,
+    timeout: currentQueryTimeout(),
+  };
+}
+
+function countQuery(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  locale: string,
+  condition: Condition,
+  { atMost, translations = true }: {
+    atMost?: number;
+    translations?: boolean;
+  },
+): CompiledQuery {
   let templates = countTemplates.get(collection);
   if (!templates) countTemplates.set(collection, templates = new Map());
-  const key = `${condition === null ? 0 : 1}${atMost === undefined ? 0 : 1}`;
+  const key = `${condition === null ? 0 : 1}${atMost === undefined ? 0 : 1}${
+    translations ? 1 : 0
+  }`;
   let template = templates.get(key);
   if (!template) {
     template = readTemplate(ctx, condition !== null, (marked) => {
-      const matching = baseQuery(ctx, collection, LOCALE_MARK, marked);
+      const matching = baseQuery(
+        ctx,
+        collection,
+        LOCALE_MARK,
+        marked,
+        translations,
+      );
       return atMost === undefined
         ? matching.select(sql<number>`count(*)`.as("count"))
         : ctx.executor().selectFrom(
@@ -777,7 +844,8 @@ async function plainRead(
   condition: Condition,
   total = false,
 ): Promise<{ records: DataRecord[]; total: number | null }> {
-  let query = compileRead(ctx, collection, plan, options, condition);
+  let query = boundedRead(ctx, collection, plan, options, condition) ??
+    compileRead(ctx, collection, plan, options, condition);
   if (total) {
     query = withTotal(
       ctx,
@@ -798,6 +866,33 @@ async function plainRead(
     ? (rows[0] as unknown[]).at(-1)
     : (rows[0] as Record<string, unknown>)[TOTAL_COLUMN];
   return { records, total: Number(count) };
+}
+
+/**
+ * The read of `options` without the sampled deadline check its condition carries, when its
+ * window cannot run long (see _bounded_reads.ts); `null` otherwise.
+ */
+function boundedRead(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  plan: ReadPlan,
+  options: ReadOptions,
+  condition: Condition,
+): CompiledQuery | null {
+  if (options.limit === null) return null;
+  const unchecked = withoutCheck(ctx, condition);
+  if (!unchecked) return null;
+  const query = compileRead(
+    ctx,
+    collection,
+    plan,
+    options,
+    unchecked.condition,
+  );
+  const rows = options.limit + (options.offset ?? 0);
+  return windowIsBounded(ctx, collection, { ...unchecked, query }, rows)
+    ? query
+    : null;
 }
 
 /**

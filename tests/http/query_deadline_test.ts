@@ -21,6 +21,15 @@ dbAppTest(
     assert.deepEqual((slow.body as { data: unknown }).data, {
       code: "queryTimeout",
     });
+    // Paginated, the page and its total carry the check alike (a pattern is no bounded walk).
+    const slowPage = await client.req(
+      "GET",
+      `${SLOW_LIST_PATH}&page=1&perPage=10`,
+    );
+    assert.equal(slowPage.status, 503, slowPage.text);
+    assert.deepEqual((slowPage.body as { data: unknown }).data, {
+      code: "queryTimeout",
+    });
     const next = await client.req("GET", "/collections/notes?select=[UUID]");
     assert.equal(next.status, 200, next.text);
     assert.equal((next.body as unknown[]).length, 40);
