@@ -2,13 +2,31 @@
 // then binds its values instead of building and compiling a Kysely query each time.
 import { CompiledQuery } from "kysely";
 import type { LayerContext } from "./_context.ts";
+import { withCommit } from "./db/with_commit.ts";
 
 /** Distinct (dialect, table, columns) shapes kept; a create writes one of few per table. */
 const MAX_SHAPES = 512;
-const compiled = new Map<string, string>();
+
+interface Shape {
+  readonly text: string;
+  /** Whether withCommit can rewrite the text: no `$` but its parameters. */
+  readonly literal: boolean;
+}
+
+const compiled = new Map<string, Shape>();
+
+/** Whether withCommit writes `value` as a literal of the type its parameter would have. */
+function literalValue(value: unknown): boolean {
+  return value === null || typeof value === "string" ||
+    typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value));
+}
 
 /**
  * Inserts `row` (column → database value; `undefined` columns are left out) into `table`.
+ * `atCommit` (PostgreSQL): the caller sends nothing else before its commit and reads
+ * nothing of the row, so the INSERT may wait for the commit and go with it (with_commit.ts);
+ * it then fails at the commit, not here. Answers whether it waits.
  *
  * @example
  * ```ts ignore
@@ -19,12 +37,13 @@ export async function insertRow(
   ctx: LayerContext,
   table: string,
   row: Readonly<Record<string, unknown>>,
-): Promise<void> {
+  atCommit = false,
+): Promise<boolean> {
   const columns = Object.keys(row).filter((c) => row[c] !== undefined);
   const values = columns.map((c) => row[c]);
   const key = `${ctx.dialect}\u0000${table}\u0000${columns.join("\u0000")}`;
-  let text = compiled.get(key);
-  if (text === undefined) {
+  let shape = compiled.get(key);
+  if (shape === undefined) {
     const query = ctx.db.insertInto(table).values(row).compile();
     // Only a statement whose parameters are exactly the values, in order, can be reused.
     if (
@@ -32,11 +51,24 @@ export async function insertRow(
       query.parameters.some((p, i) => p !== values[i])
     ) {
       await ctx.executor().executeQuery(query);
-      return;
+      return false;
     }
-    text = query.sql;
+    shape = {
+      text: query.sql,
+      literal: !query.sql.replace(/\$\d+/g, "").includes("$"),
+    };
     if (compiled.size >= MAX_SHAPES) compiled.clear();
-    compiled.set(key, text);
+    compiled.set(key, shape);
   }
-  await ctx.executor().executeQuery(CompiledQuery.raw(text, values));
+  const query = CompiledQuery.raw(shape.text, values);
+  if (
+    atCommit && ctx.dialect === "postgres" && ctx.inTransaction() &&
+    shape.literal &&
+    values.every(literalValue)
+  ) {
+    await ctx.executor().executeQuery(withCommit(query));
+    return true;
+  }
+  await ctx.executor().executeQuery(query);
+  return false;
 }

@@ -167,6 +167,10 @@ export async function createRecord(
 ): Promise<CreateResult> {
   const { locale } = state;
   const given = input;
+  // A create of its own transaction whose INSERT is its last statement sends that INSERT
+  // with the commit (PostgreSQL: one round trip for begin, insert, change log and commit).
+  const ownTransaction = !ctx.inTransaction();
+  let held = false;
   try {
     const record = await atomic(ctx, async () => {
       const input = await beforeWrite(ctx, collection, "create", given, state);
@@ -204,10 +208,12 @@ export async function createRecord(
           translation[field.name] = dbValue;
         }
       }
-      await guarded(
+      const last = ownTransaction && translation === null &&
+        state.spec.populate.size === 0 && insertIsLast(collection, stored);
+      held = await guarded(
         ctx,
         collection,
-        () => insertRow(ctx, collection.table, row),
+        () => insertRow(ctx, collection.table, row, last),
       );
       if (translation) {
         const tr = translation;
@@ -250,8 +256,38 @@ export async function createRecord(
     return { ok: true, record };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, errors: error.errors };
+    // A held INSERT fails at the commit, where a duplicate is refused as it would have been.
+    if (held) {
+      try {
+        uniqueRefusal(ctx, collection, error);
+      } catch (mapped) {
+        if (mapped instanceof Refusal) {
+          return { ok: false, errors: mapped.errors };
+        }
+      }
+    }
     throw error;
   }
+}
+
+/**
+ * Whether a create's main INSERT is its last statement: no junction rows or file
+ * attachments follow, and no unique value can be refused (a duplicate UUID aside) by a
+ * later statement's failure instead of the INSERT's.
+ */
+function insertIsLast(
+  collection: ResolvedCollection,
+  stored: ReadonlyMap<ResolvedField, unknown>,
+): boolean {
+  if (collection.uniqueGroups.length > 0) return false;
+  for (const field of collection.junctionFields) {
+    const list = stored.get(field) as unknown[] | undefined;
+    if (list && list.length > 0) return false;
+  }
+  for (const field of collection.fieldList) {
+    if (field.kind === "file" || field.kind === "files") return false;
+  }
+  return true;
 }
 
 function structuredCloneIfList(value: unknown): unknown {

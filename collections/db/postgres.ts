@@ -188,7 +188,11 @@ function wrapClient(client: PgClient): PostgresPoolClient {
   // unhandled 'error' event (an uncaught error; fatal under Node). The client's next query
   // fails instead (a 503), and the pool drops the client on release.
   client.on("error", () => {});
-  /** Statements held for the commit (with_commit.ts), in the order they were sent. */
+  /**
+   * Statements not sent yet, in the order they came: a transaction's `begin` (it waits for
+   * the transaction's first statement, so a transaction of held statements alone is one
+   * round trip) and statements held for the commit (with_commit.ts).
+   */
   let held: string[] = [];
   const run = (args: unknown[]): unknown => {
     const result = client.query(...args);
@@ -204,16 +208,27 @@ function wrapClient(client: PgClient): PostgresPoolClient {
     // deno-lint-ignore no-explicit-any
     query(...args: any[]): any {
       const [text] = args;
+      if (text === "begin" && held.length === 0) {
+        held.push(text);
+        return Promise.resolve({ command: "BEGIN", rowCount: null, rows: [] });
+      }
       if (typeof text === "string" && text.startsWith(AT_COMMIT)) {
         held.push(text);
         return Promise.resolve({ command: "INSERT", rowCount: 0, rows: [] });
       }
       if (held.length === 0) return run(args);
+      // Everything held is sent at once, so a held `begin` means the server has seen
+      // nothing of the transaction: its rollback has nothing to undo.
+      const unsent = held[0] === "begin";
       const statements = held.join(";\n");
       held = [];
       // The statements and the commit as one simple query; a rollback drops them.
       if (text === "commit") return run([`${statements};\ncommit`]);
-      if (text === "rollback") return run(args);
+      if (text === "rollback") {
+        return unsent
+          ? Promise.resolve({ command: "ROLLBACK", rowCount: null, rows: [] })
+          : run(args);
+      }
       // Anything else runs after them (the client sends its queries in order); a cursor
       // must be returned as is, and fails anyway once they did.
       const first = run([statements]) as Promise<unknown>;

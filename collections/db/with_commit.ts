@@ -16,8 +16,8 @@ import { CompiledQuery } from "kysely";
 export const AT_COMMIT = "/* strata: with commit */ ";
 
 /**
- * A PostgreSQL literal of `value` (a string, a finite number or null), correct whatever
- * `standard_conforming_strings` says.
+ * A PostgreSQL literal of `value` (a string, a finite number, a boolean or null), correct
+ * whatever `standard_conforming_strings` says.
  *
  * @example
  * ```ts
@@ -25,10 +25,12 @@ export const AT_COMMIT = "/* strata: with commit */ ";
  * pgLiteral("it's"); // "'it''s'"
  * pgLiteral("a\\b"); // " E'a\\\\b'"
  * pgLiteral(42); // "42"
+ * pgLiteral(true); // "true"
  * ```
  */
 export function pgLiteral(value: unknown): string {
   if (value === null || value === undefined) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) {
       throw new TypeError(`Cannot write ${value} as a PostgreSQL literal`);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CompiledQuery, sql } from "kysely";
+import pg from "pg";
 import { openDatabase } from "./_imports.ts";
 import { PG_URL } from "./_helpers.ts";
 import { pgLiteral, withCommit } from "../../collections/db/with_commit.ts";
@@ -7,6 +8,8 @@ import { pgLiteral, withCommit } from "../../collections/db/with_commit.ts";
 Deno.test("withCommit: values become literals PostgreSQL reads back", () => {
   assert.equal(pgLiteral(null), "null");
   assert.equal(pgLiteral(-12.5), "-12.5");
+  assert.equal(pgLiteral(true), "true");
+  assert.equal(pgLiteral(false), "false");
   assert.equal(pgLiteral("it's"), "'it''s'");
   assert.equal(pgLiteral("a\\'b"), " E'a\\\\''b'");
   assert.throws(() => pgLiteral(Number.NaN), /NaN as a PostgreSQL literal/);
@@ -86,6 +89,42 @@ Deno.test({
         await trx.executeQuery(insert("nine chars"));
       });
       assert.deepEqual(await labels(), ["a\\b", "it's", "seven", "nine chars"]);
+      // The begin waits for the transaction's first statement: a transaction of held
+      // statements is one query, and one rolled back before anything was sent sends none.
+      const sent: unknown[] = [];
+      const query = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        sent.push(args[0]);
+        return (query as (...args: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.executeQuery(insert("eleven char"));
+        });
+        assert.equal(sent.length, 1);
+        assert.match(String(sent[0]), /^begin;\n.*eleven char.*;\ncommit$/s);
+        sent.length = 0;
+        await assert.rejects(
+          db.transaction().execute(async (trx) => {
+            await trx.executeQuery(insert("fourteen chars"));
+            throw new Error("Changed my mind");
+          }),
+          /Changed my mind/,
+        );
+        assert.deepEqual(sent, []);
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+      assert.deepEqual(await labels(), [
+        "a\\b",
+        "it's",
+        "seven",
+        "nine chars",
+        "eleven char",
+      ]);
     } finally {
       await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
       await db.destroy();

@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import pg from "pg";
+import { sql } from "kysely";
+import { defineCollection, field } from "./_imports.ts";
+import { created, dataTest, dbTest, refused } from "./_helpers.ts";
+import type { DataLayer } from "../../collections/mod.ts";
+import { kyselyOf } from "../../collections/database.ts";
+import { errorCodes } from "../../collections/results.ts";
+
+const collections = {
+  Notes: defineCollection({
+    fields: {
+      title: field("text"),
+      views: field("integer", { default: 0 }),
+      score: field("number", { nullable: true }),
+      done: field("boolean", { default: false }),
+    },
+  }),
+  Drafts: defineCollection({
+    fields: {
+      title: field("text"),
+      done: field("boolean", { default: false }),
+    },
+    events: false,
+  }),
+};
+
+/** The statements the `pg` clients send while `fn` runs (their text). */
+async function pgStatements(fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    const [text] = args;
+    seen.push(
+      typeof text === "string"
+        ? text
+        : (text as { text?: string } | null)?.text ?? "",
+    );
+    return (query as (...args: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await fn();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return seen;
+}
+
+/** Runs `fn` while `crypto.randomUUID` answers `uuid` once. */
+async function withNextUuid<T>(uuid: string, fn: () => Promise<T>): Promise<T> {
+  const randomUUID = crypto.randomUUID;
+  let used = false;
+  crypto.randomUUID = () => {
+    if (used) return randomUUID.call(crypto);
+    used = true;
+    return uuid as ReturnType<typeof randomUUID>;
+  };
+  try {
+    return await fn();
+  } finally {
+    crypto.randomUUID = randomUUID;
+  }
+}
+
+async function changeCount(data: DataLayer): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`
+    select count(*) as n from "_strata_changes"`.execute(kyselyOf(data.db));
+  return Number(rows[0].n);
+}
+
+dataTest(
+  "create: the values a create stores are read back as sent (quotes, backslashes, booleans, numbers)",
+  { collections },
+  async (data) => {
+    for (const name of ["Notes", "Drafts"]) {
+      const title = `it's a \\ back'slash \\' and $1 and 'quotes'`;
+      const input = name === "Notes"
+        ? { title, views: -12, score: 0.1 + 0.2, done: true }
+        : { title, done: false };
+      const record = created(await data.query(name).create(input));
+      const read = await data.query(name).where({ UUID: record.UUID })
+        .findFirst();
+      assert.deepEqual(read, record);
+      for (const [key, value] of Object.entries(input)) {
+        assert.deepEqual(read![key], value, key);
+      }
+    }
+    assert.equal(await changeCount(data), 1);
+  },
+);
+
+dataTest(
+  "create: a duplicate UUID is refused as notUnique and writes nothing, also when the INSERT waits for the commit",
+  { collections },
+  async (data) => {
+    for (const name of ["Notes", "Drafts"]) {
+      const first = created(
+        await data.query(name).create({ title: "first" }),
+      );
+      const changes = await changeCount(data);
+      const result = await withNextUuid(
+        first.UUID as string,
+        () => data.query(name).create({ title: "second" }),
+      );
+      const errors = refused(result);
+      assert.deepEqual(Object.keys(errors), ["UUID"]);
+      assert.deepEqual(errorCodes(errors), { UUID: "notUnique" });
+      assert.equal(await data.query(name).count(), 1);
+      assert.equal(await changeCount(data), changes);
+      // The connection is fine afterwards.
+      created(await data.query(name).create({ title: "third" }));
+      assert.equal(await data.query(name).count(), 2);
+    }
+  },
+);
+
+dbTest(
+  "create: inside a caller's transaction a refused create rolls back alone",
+  async (db) => {
+    const data = await db.open({ collections });
+    const first = created(await data.query("Drafts").create({ title: "a" }));
+    const outcome = await data.transaction(async () => {
+      const kept = created(
+        await data.query("Drafts").create({ title: "kept" }),
+      );
+      const twin = await withNextUuid(
+        first.UUID as string,
+        () => data.query("Drafts").create({ title: "twin" }),
+      );
+      refused(twin);
+      return kept;
+    });
+    assert.equal(outcome.title, "kept");
+    assert.equal(await data.query("Drafts").count(), 2);
+  },
+);
+
+dbTest(
+  "create: on PostgreSQL a create of its own transaction is one query (begin, insert, change log, commit)",
+  async (db) => {
+    if (db.dialect !== "postgres") return;
+    const data = await db.open({ collections });
+    for (const name of ["Notes", "Drafts"]) {
+      const statements = await pgStatements(() =>
+        data.query(name).create({ title: "one", done: true })
+      );
+      const writes = statements.filter((text) => text.includes("insert"));
+      assert.equal(writes.length, 1, statements.join("\n---\n"));
+      assert.match(writes[0], /^begin;\n/);
+      assert.match(writes[0], new RegExp(`insert into "${name}"`));
+      assert.match(writes[0], /;\ncommit$/);
+      assert.equal(
+        writes[0].includes(`insert into "_strata_changes"`),
+        name === "Notes",
+      );
+      // Nothing else of the transaction went alone.
+      assert.deepEqual(
+        statements.filter((text) => /^(begin|commit)$/.test(text)),
+        [],
+      );
+    }
+    assert.equal(await data.query("Notes").count(), 1);
+    assert.equal(await data.query("Drafts").count(), 1);
+  },
+);
