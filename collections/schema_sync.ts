@@ -32,7 +32,6 @@ import type {
   ResolvedField,
   ResolvedIndex,
 } from "./resolve.ts";
-import { sha256Base64UrlNow } from "../utils/_sha256.ts";
 
 /** The metadata table. */
 export const SCHEMA_TABLE = "_strata_schema";
@@ -457,7 +456,13 @@ export async function syncSchema(
   ) {
     return;
   }
-  const fingerprint = schemaFingerprint(dialect, collections, ownTables);
+  const snapshots = snapshotTexts(collections);
+  const fingerprint = await schemaFingerprint(
+    dialect,
+    collections,
+    snapshots,
+    ownTables,
+  );
   await db.transaction().execute(async (trx) => {
     if (dialect === "postgres") {
       // Processes booting together sync one at a time.
@@ -507,7 +512,7 @@ export async function syncSchema(
       ? await outdatedPgIndexes(trx)
       : new Set<string>();
     await createIndexes(trx, dialect, collections, outdated, runScript);
-    await writeSnapshots(trx, dialect, collections);
+    await writeSnapshots(trx, dialect, snapshots);
     // Last: the catalog as this transaction leaves it, every change above included.
     await writeState(trx, dialect, fingerprint);
   });
@@ -527,26 +532,45 @@ function metaTables(dialect: SqlDialect): string[] {
   ];
 }
 
+/** Each collection's snapshot as stored, by name: written once, hashed and stored. */
+function snapshotTexts(
+  collections: ReadonlyMap<string, ResolvedCollection>,
+): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const collection of collections.values()) {
+    texts.set(collection.name, JSON.stringify(snapshotOf(collection)));
+  }
+  return texts;
+}
+
 /**
  * What the sync works from, as one hash: the dialect, the framework's own tables and, per
  * collection, everything its plan reads of the definitions (the snapshot, and whether each
- * field is nullable and has a default, which decide backfills).
+ * field is nullable and has a default, which decide backfills). One line per collection:
+ * names hold neither tabs nor line breaks, and JSON no raw line break.
  */
-function schemaFingerprint(
+async function schemaFingerprint(
   dialect: SqlDialect,
   collections: ReadonlyMap<string, ResolvedCollection>,
+  snapshots: ReadonlyMap<string, string>,
   ownTables: readonly string[],
-): string {
-  const described = [...collections.values()]
-    .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-    .map((collection) => [
-      collection.name,
-      snapshotOf(collection),
-      collection.fieldList.map((f) => [f.name, f.nullable, f.hasDefault]),
-    ]);
-  return sha256Base64UrlNow(
-    JSON.stringify([SYNC_VERSION, dialect, ownTables, described]),
+): Promise<string> {
+  let text = `${SYNC_VERSION}\n${dialect}\n${JSON.stringify(ownTables)}\n`;
+  for (const name of [...collections.keys()].sort()) {
+    let flags = "";
+    for (const field of collections.get(name)!.fieldList) {
+      flags += `${field.name}:${field.nullable ? 1 : 0}${
+        field.hasDefault ? 1 : 0
+      } `;
+    }
+    text += `${name}\t${snapshots.get(name)}\t${flags}\n`;
+  }
+  // WebCrypto: node:crypto's hash would load Node's stream modules at boot, for one digest.
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text),
   );
+  return btoa(String.fromCharCode(...new Uint8Array(digest)));
 }
 
 /**
@@ -719,19 +743,15 @@ async function createIndexes(
 async function writeSnapshots(
   db: Kysely<any>,
   dialect: SqlDialect,
-  collections: ReadonlyMap<string, ResolvedCollection>,
+  snapshots: ReadonlyMap<string, string>,
 ): Promise<void> {
   const now = Date.now();
-  const all = [...collections.values()];
+  const all = [...snapshots];
   for (let at = 0; at < all.length; at += 300) {
     const parameters: unknown[] = [];
     const rows: string[] = [];
-    for (const collection of all.slice(at, at + 300)) {
-      parameters.push(
-        collection.name,
-        JSON.stringify(snapshotOf(collection)),
-        now,
-      );
+    for (const [name, snapshot] of all.slice(at, at + 300)) {
+      parameters.push(name, snapshot, now);
       const n = parameters.length;
       rows.push(
         dialect === "postgres" ? `($${n - 2}, $${n - 1}, $${n})` : "(?, ?, ?)",
