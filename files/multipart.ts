@@ -7,7 +7,7 @@
  */
 
 import { badRequest } from "../router/errors.ts";
-import { readBodyChunk } from "../router/body.ts";
+import { ByteWindow } from "./_window.ts";
 
 /** One part of a multipart body. */
 export interface MultipartPart {
@@ -121,14 +121,6 @@ function delimiterPrefixAtEnd(
   return 0;
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 function parseDisposition(
   value: string,
 ): { name: string; filename: string | null } {
@@ -160,6 +152,110 @@ function parseDisposition(
   return { name, filename: starred ?? filename };
 }
 
+/** Bytes a part hands a reader that brings no buffer of its own. */
+const PART_CHUNK = 64 * 1024;
+
+/** Reads a part's header block (up to its blank line) and consumes it with the blank line. */
+async function readHeaderBlock(
+  window: ByteWindow,
+  maxHeaderBytes: number,
+): Promise<string> {
+  // A part without headers starts with the blank line itself.
+  while (window.length < 2) {
+    if (!await window.more()) {
+      throw malformed("A multipart part has malformed headers");
+    }
+  }
+  if (
+    window.bytes[window.start] === 13 && window.bytes[window.start + 1] === 10
+  ) {
+    window.start += 2;
+    return "";
+  }
+  let end = indexOf(window.view(), HEADER_END);
+  while (end === -1) {
+    if (window.length > maxHeaderBytes || !await window.more()) {
+      throw malformed("A multipart part has malformed headers");
+    }
+    end = indexOf(window.view(), HEADER_END);
+  }
+  const text = new TextDecoder().decode(window.view().subarray(0, end));
+  window.start += end + HEADER_END.length;
+  return text;
+}
+
+/**
+ * The body of one part: copies its bytes out of the window up to the delimiter, which it
+ * consumes. The window is searched once per read from the body, not once per copy.
+ */
+class PartReader {
+  /** Whether the part's delimiter was reached (and consumed). */
+  done = false;
+  readonly #window: ByteWindow;
+  readonly #delimiter: Uint8Array;
+  readonly #find: (haystack: Uint8Array) => number;
+  /** Where the delimiter starts in the window, -1 when not in it, or null when not searched. */
+  #at: number | null = null;
+  /** Up to where the window holds part bytes that can go out. */
+  #safe = 0;
+
+  constructor(
+    window: ByteWindow,
+    delimiter: Uint8Array,
+    find: (haystack: Uint8Array) => number,
+  ) {
+    this.#window = window;
+    this.#delimiter = delimiter;
+    this.#find = find;
+  }
+
+  /** Copies the next bytes into `view` (discards them for `null`); 0 only at the end. */
+  async read(view: Uint8Array | null): Promise<number> {
+    const window = this.#window;
+    while (!this.done) {
+      if (this.#at === null) this.#search();
+      const available = this.#safe - window.start;
+      if (available > 0) {
+        const n = view === null
+          ? available
+          : Math.min(available, view.byteLength);
+        view?.set(window.bytes.subarray(window.start, window.start + n));
+        window.start += n;
+        if (window.start === this.#at) this.#end();
+        return n;
+      }
+      if (this.#at !== null && this.#at !== -1) {
+        this.#end();
+        return 0;
+      }
+      if (!await window.more()) {
+        throw malformed("The multipart body ends inside a part");
+      }
+      this.#at = null;
+    }
+    return 0;
+  }
+
+  #search(): void {
+    const window = this.#window;
+    const view = window.view();
+    const at = this.#find(view);
+    if (at !== -1) {
+      this.#at = window.start + at;
+      this.#safe = this.#at;
+      return;
+    }
+    // A tail that could start the delimiter waits for the next bytes.
+    this.#at = -1;
+    this.#safe = window.end - delimiterPrefixAtEnd(view, this.#delimiter);
+  }
+
+  #end(): void {
+    this.#window.start = this.#at! + this.#delimiter.length;
+    this.done = true;
+  }
+}
+
 /**
  * Reads the parts of a `multipart/form-data` body one by one (see the module documentation);
  * a malformed body throws a 400 `HTTPError`.
@@ -185,62 +281,46 @@ export async function* readMultipart(
   const maxHeaderBytes = limits.maxHeaderBytes ?? 8192;
   const delimiter = encoder.encode(`\r\n--${boundary}`);
   const findDelimiter = delimiterSearch(delimiter);
-  const reader = body.getReader();
+  const window = new ByteWindow(body);
   // The body's first delimiter has no CRLF before it: add one so every delimiter looks alike.
-  let buffer: Uint8Array = CRLF;
-  let ended = false;
-  const more = async (): Promise<boolean> => {
-    if (ended) return false;
-    const { done, value } = await readBodyChunk(reader);
-    if (done) {
-      ended = true;
-      return false;
-    }
-    buffer = concat(buffer, value);
-    return true;
-  };
+  window.bytes.set(CRLF);
+  window.end = CRLF.length;
   try {
     // Skip the preamble up to the first delimiter.
     while (true) {
-      const at = findDelimiter(buffer);
+      const at = findDelimiter(window.view());
       if (at !== -1) {
-        buffer = buffer.subarray(at + delimiter.length);
+        window.start += at + delimiter.length;
         break;
       }
-      if (buffer.length > delimiter.length) {
-        buffer = buffer.subarray(buffer.length - delimiter.length);
+      if (window.length > delimiter.length) {
+        window.start = window.end - delimiter.length;
       }
-      if (!await more()) throw malformed("The multipart body has no parts");
+      if (!await window.more()) {
+        throw malformed("The multipart body has no parts");
+      }
     }
     for (let count = 0;; count++) {
-      while (buffer.length < 2) {
-        if (!await more()) throw malformed("The multipart body ends early");
+      while (window.length < 2) {
+        if (!await window.more()) {
+          throw malformed("The multipart body ends early");
+        }
       }
-      if (buffer[0] === 45 && buffer[1] === 45) return; // "--": the closing delimiter
+      const { bytes, start } = window;
+      if (bytes[start] === 45 && bytes[start + 1] === 45) return; // "--": the closing delimiter
       // Transport padding may follow a delimiter before its CRLF.
-      let lineEnd = indexOf(buffer, CRLF);
+      let lineEnd = indexOf(window.view(), CRLF);
       while (lineEnd === -1) {
-        if (buffer.length > 256 || !await more()) {
+        if (window.length > 256 || !await window.more()) {
           throw malformed("The multipart body has a malformed delimiter");
         }
-        lineEnd = indexOf(buffer, CRLF);
+        lineEnd = indexOf(window.view(), CRLF);
       }
       if (count >= maxParts) {
         throw malformed("The multipart body has too many parts");
       }
-      buffer = buffer.subarray(lineEnd + 2);
-      let headerEnd = indexOf(concat(CRLF, buffer), HEADER_END);
-      while (headerEnd === -1) {
-        if (buffer.length > maxHeaderBytes || !await more()) {
-          throw malformed("A multipart part has malformed headers");
-        }
-        headerEnd = indexOf(concat(CRLF, buffer), HEADER_END);
-      }
-      // Measured on CRLF + buffer: an empty header block is just the blank line.
-      const headerText = new TextDecoder().decode(
-        buffer.subarray(0, Math.max(0, headerEnd - 2)),
-      );
-      buffer = buffer.subarray(headerEnd + 2);
+      window.start += lineEnd + 2;
+      const headerText = await readHeaderBlock(window, maxHeaderBytes);
       let disposition: string | null = null;
       let contentType: string | null = null;
       for (const line of headerText.split("\r\n")) {
@@ -258,54 +338,32 @@ export async function* readMultipart(
         throw malformed("A multipart part has no Content-Disposition");
       }
       const { name, filename } = parseDisposition(disposition);
-      let done = false;
+      const part = new PartReader(window, delimiter, findDelimiter);
       let failure: unknown = null;
-      // The next bytes of the part, or `null` at its end (the delimiter is consumed).
-      const next = async (): Promise<Uint8Array | null> => {
-        while (true) {
-          const at = findDelimiter(buffer);
-          if (at !== -1) {
-            const chunk = buffer.subarray(0, at);
-            buffer = buffer.subarray(at + delimiter.length);
-            done = true;
-            return chunk;
-          }
-          // Everything but a tail that could start a delimiter goes out now: one chunk out
-          // per chunk in, never copied (random bytes rarely end in a delimiter's prefix).
-          const keep = delimiterPrefixAtEnd(buffer, delimiter);
-          if (buffer.length > keep) {
-            const chunk = buffer.subarray(0, buffer.length - keep);
-            buffer = buffer.subarray(buffer.length - keep);
-            return chunk;
-          }
-          // Only a possible start of the delimiter is left: join the next chunk to it.
-          if (!await more()) {
-            throw malformed("The multipart body ends inside a part");
-          }
-        }
-      };
-      const partBody = new ReadableStream<Uint8Array>({
+      const partBody: ReadableStream<Uint8Array> = new ReadableStream({
+        type: "bytes",
+        autoAllocateChunkSize: PART_CHUNK,
         async pull(controller) {
+          const request = controller.byobRequest!;
           try {
-            if (done) {
+            const n = await part.read(request.view as Uint8Array);
+            if (n > 0) request.respond(n);
+            if (part.done) {
               controller.close();
-              return;
+              if (n === 0) request.respond(0);
             }
-            const chunk = await next();
-            if (chunk !== null && chunk.length > 0) controller.enqueue(chunk);
-            if (done) controller.close();
           } catch (error) {
             failure = error;
             controller.error(error);
           }
         },
-      }, { highWaterMark: 0 });
+      });
       yield { name, filename, contentType, body: partBody };
       if (failure) throw failure;
       // The consumer stopped early (or cancelled): skip the rest of the part.
-      while (!done) await next();
+      while (!part.done) await part.read(null);
     }
   } finally {
-    reader.releaseLock();
+    window.release();
   }
 }

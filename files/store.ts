@@ -16,6 +16,7 @@ import { acceptsType, fileMaxSize } from "../collections/types/file.ts";
 import { type FileRow, FILES_TABLE } from "../collections/files/table.ts";
 import { HTTPError, payloadTooLarge } from "../router/errors.ts";
 import type { StorageDriver } from "./storage/driver.ts";
+import { passThrough } from "./_pass_through.ts";
 import {
   claimConflicts,
   imageSize,
@@ -174,8 +175,8 @@ export async function storeUpload(
     return dims;
   };
   let pixelsChecked = false;
-  const meter = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
+  const metered = passThrough(upload.stream, {
+    chunk(chunk) {
       size += chunk.byteLength;
       if (size > maxSize) {
         throw refusal = payloadTooLarge(
@@ -200,14 +201,13 @@ export async function storeUpload(
         // bomb is refused before it is stored.
         pixelsChecked = checkPixels(false) !== null;
       }
-      controller.enqueue(chunk);
     },
-    flush() {
+    end() {
       if (type === null) decide();
     },
   });
   try {
-    await ctx.storage.put(key, upload.stream.pipeThrough(meter), {
+    await ctx.storage.put(key, metered, {
       type: "application/octet-stream",
     });
   } catch (error) {

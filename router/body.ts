@@ -74,16 +74,41 @@ export async function readBodyChunk(
   try {
     return await reader.read();
   } catch (error) {
-    if (error instanceof HTTPError) throw error;
-    throw badRequest(
-      "The request body ended before it was complete",
-      undefined,
-      {
-        cause: error,
-        messageKey: "errors.incompleteBody",
-      },
-    );
+    throw incompleteBody(error);
   }
+}
+
+/**
+ * Reads the next bytes of a request body into `view` (a byte stream's BYOB read: the answer
+ * is a view on `view`'s buffer, which the read took over); failures as {@link readBodyChunk}.
+ *
+ * @example
+ * ```ts
+ * import { readBodyInto } from "./body.ts";
+ * const reader = new Blob(["hi"]).stream().getReader({ mode: "byob" });
+ * const { value } = await readBodyInto(reader, new Uint8Array(8));
+ * value?.length; // 2
+ * ```
+ */
+export async function readBodyInto(
+  reader: ReadableStreamBYOBReader,
+  view: Uint8Array,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read(view);
+  } catch (error) {
+    throw incompleteBody(error);
+  }
+}
+
+/** A body that failed while it was read is the client's doing (see {@link readBodyChunk}). */
+function incompleteBody(error: unknown): unknown {
+  if (error instanceof HTTPError) return error;
+  return badRequest(
+    "The request body ended before it was complete",
+    undefined,
+    { cause: error, messageKey: "errors.incompleteBody" },
+  );
 }
 
 /**

@@ -30,6 +30,36 @@ async function syncFolder(path: string): Promise<void> {
   }
 }
 
+/** Bytes a byte stream is read in: one buffer per file, reused for every write. */
+const WRITE_BUFFER = 256 * 1024;
+
+/**
+ * Reads `stream` into one reused buffer when it is a byte stream (no chunk allocated per
+ * read, and writes as large as the source gives), else chunk by chunk.
+ */
+function bufferedReader(stream: ReadableStream<Uint8Array>): {
+  reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+} {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = stream.getReader({ mode: "byob" });
+  } catch {
+    const reader = stream.getReader();
+    return { reader, read: () => reader.read() };
+  }
+  let buffer = new Uint8Array(WRITE_BUFFER);
+  return {
+    reader: byob,
+    async read() {
+      const result = await byob.read(buffer);
+      // The read took the buffer over and hands it back with the bytes read.
+      if (result.value) buffer = new Uint8Array(result.value.buffer);
+      return result;
+    },
+  };
+}
+
 /** A stream of `length` bytes of `file` from its current position; closes the file. */
 function rangeStream(
   file: Deno.FsFile,
@@ -110,10 +140,10 @@ export function fsStorage(dir: string): StorageDriver {
         return await Deno.open(temp, options);
       });
       let open = true;
-      const reader = stream.getReader();
+      const { reader, read } = bufferedReader(stream);
       try {
         while (true) {
-          const { done, value } = await reader.read();
+          const { done, value } = await read();
           if (done) break;
           let offset = 0;
           while (offset < value.byteLength) {
