@@ -11,7 +11,7 @@
  *   {@link MAX_TERMS} parameters (a row costs a few comparisons; pattern functions,
  *   `lower()` and subqueries cost more),
  * and they read the plan (`EXPLAIN QUERY PLAN` of the statement without the check, once
- * per SQL, whatever the values):
+ * per SQL whatever the values, again after {@link VERDICT_TTL_MS}):
  * - a count is bounded when its plan is one walk of one covering index (an entry per row of
  *   the table, no table row read, no sort) and the table holds at most
  *   {@link BOUNDED_ROWS} rows (the span of its rowids bounds that; read at most every
@@ -46,8 +46,17 @@ export const MIN_TIMEOUT_MS = 100;
 /** How long a table's rowid span is trusted before it is read again. */
 export const SPAN_TTL_MS = 1000;
 
+/**
+ * How long a verdict stands: a plan may change under a running app (an `ANALYZE` run by
+ * hand, an index made by another process), so each shape is judged again now and then.
+ */
+export const VERDICT_TTL_MS = 60_000;
+
 /** Statements judged, per collection and SQL (one shape of filter, whatever its values). */
-const verdicts = new WeakMap<ResolvedCollection, Map<string, boolean>>();
+const verdicts = new WeakMap<
+  ResolvedCollection,
+  Map<string, { bounded: boolean; at: number }>
+>();
 
 /** Shapes judged per collection (filters come from requests); all forgotten past it. */
 const MAX_VERDICTS = 256;
@@ -132,7 +141,11 @@ function judge(
   let judgedShapes = verdicts.get(collection);
   if (!judgedShapes) verdicts.set(collection, judgedShapes = new Map());
   const { query } = judged;
-  let verdict = judgedShapes.get(query.sql);
+  const now = performance.now();
+  const known = judgedShapes.get(query.sql);
+  let verdict = known && now - known.at < VERDICT_TTL_MS
+    ? known.bounded
+    : undefined;
   if (verdict === undefined) {
     if (
       judged.parameters > MAX_TERMS || CALL.test(judged.sql) ||
@@ -149,7 +162,7 @@ function judge(
       verdict = planIsBounded(plan.map((row) => String(row[3])));
     }
     if (judgedShapes.size >= MAX_VERDICTS) judgedShapes.clear();
-    judgedShapes.set(query.sql, verdict);
+    judgedShapes.set(query.sql, { bounded: verdict, at: now });
   }
   return verdict;
 }
