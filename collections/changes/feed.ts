@@ -376,15 +376,22 @@ export class ChangeFeed {
         this.#readAt = performance.now();
       }
       this.#again = false;
-      let events: ChangeEvent[];
+      // Nobody to hand changes to: only the position moves, so only seqs are read.
+      const full = this.#listeners.size > 0;
+      let read: { events: readonly ChangeEvent[]; upTo: number };
       try {
-        events = await this.#read();
+        read = await this.#read(full);
       } catch {
         return; // the database is away: the next wake-up or poll tries again
       }
-      if (events.length === 0 || this.#closed) continue;
-      this.#position = events[events.length - 1].seq;
-      this.#deliver(events);
+      if (read.upTo <= this.#position || this.#closed) continue;
+      if (!full && this.#listeners.size > 0) {
+        // A listener came during a read of seqs alone: it needs these changes whole.
+        this.#again = true;
+        continue;
+      }
+      this.#position = read.upTo;
+      if (full) this.#deliver(read.events);
     } while (this.#again && !this.#closed);
   }
 
@@ -398,20 +405,28 @@ export class ChangeFeed {
     }
   }
 
-  /** The next changes to hand out, in seq order with no seq still to come below them. */
-  async #read(): Promise<ChangeEvent[]> {
+  /**
+   * The next changes to hand out, in seq order with no seq still to come below them, and
+   * the seq of the last one (the position once they are handed out). Without `full`, only
+   * that seq: `events` is empty.
+   */
+  async #read(
+    full: boolean,
+  ): Promise<{ events: readonly ChangeEvent[]; upTo: number }> {
     const { db, dialect } = this.#options;
     if (dialect !== "postgres") {
+      // One writer at a time commits seqs in order: whatever is visible is final.
+      if (!full) {
+        return { events: [], upTo: (await changeBounds(db)).newest ?? 0 };
+      }
       const events = await readChanges(db, this.#position, BATCH);
       if (events.length === BATCH) this.#again = true;
-      return events;
+      return { events, upTo: events.at(-1)?.seq ?? this.#position };
     }
-    const { events, waiting } = await readChangesAwaiting(
-      db,
-      this.#position,
-      BATCH,
-      this.#writers ?? [],
-    );
+    const writers = this.#writers ?? [];
+    const { events, waiting } = full
+      ? await readChangesAwaiting(db, this.#position, BATCH, writers)
+      : await readChangesAwaiting(db, this.#position, BATCH, writers, true);
     if (this.#writers !== null && !waiting) {
       this.#final = Math.max(this.#final, this.#pendingUpTo);
       this.#writers = null;
@@ -437,6 +452,9 @@ export class ChangeFeed {
     } else if (events.length === BATCH) {
       this.#again = true;
     }
-    return events.slice(0, ready);
+    return {
+      events: full ? (events as ChangeEvent[]).slice(0, ready) : [],
+      upTo: last,
+    };
   }
 }

@@ -16,7 +16,7 @@
 
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
-import { withCommit } from "../db/with_commit.ts";
+import { AT_COMMIT, pgLiteral } from "../db/with_commit.ts";
 
 /** The change log table. */
 export const CHANGES_TABLE = "_strata_changes";
@@ -90,33 +90,46 @@ export function changeLogTables(dialect: SqlDialect): string[] {
 
 /** Rows per insert statement (7 parameters each, far below either database's limit). */
 const WRITE_BATCH = 500;
-/** The insert's text by dialect and row count (a write logs one row, most often). */
-const insertTexts = new Map<string, string>();
+const INSERT_HEAD =
+  `insert into "${CHANGES_TABLE}" ("collection", "uuid", "op", "at", ` +
+  `"changed", "locale", "actor") values `;
+/** SQLite: the insert's text by row count (a write logs one row, most often). */
+const insertTexts = new Map<number, string>();
 
-function insertText(dialect: SqlDialect, rows: number): string {
-  const key = `${dialect}:${rows}`;
-  let text = insertTexts.get(key);
+function sqliteInsertText(rows: number): string {
+  let text = insertTexts.get(rows);
   if (text === undefined) {
-    let n = 0;
-    const slot = dialect === "postgres" ? () => `$${++n}` : () => "?";
-    const tuples = Array.from(
-      { length: rows },
-      () => `(${Array.from({ length: 7 }, slot).join(", ")})`,
-    );
-    text =
-      `insert into "${CHANGES_TABLE}" ("collection", "uuid", "op", "at", ` +
-      `"changed", "locale", "actor") values ${tuples.join(", ")}`;
+    text = INSERT_HEAD +
+      Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?)").join(", ");
     if (insertTexts.size >= 64) insertTexts.clear();
-    insertTexts.set(key, text);
+    insertTexts.set(rows, text);
   }
   return text;
 }
 
 /**
+ * PostgreSQL: the insert with its values as literals, marked to travel with the commit
+ * (`withCommit` in with_commit.ts); written directly rather than through `withCommit`,
+ * which would search the text for each parameter on every write.
+ */
+function postgresInsert(entries: readonly ChangeEntry[]): CompiledQuery {
+  let text = AT_COMMIT + INSERT_HEAD;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    text += `${i === 0 ? "" : ", "}(${pgLiteral(entry.collection)}, ${
+      pgLiteral(entry.uuid)
+    }, ${pgLiteral(entry.op)}, ${pgLiteral(entry.at)}, ${
+      pgLiteral(JSON.stringify(entry.changed))
+    }, ${pgLiteral(entry.locale)}, ${pgLiteral(entry.actor)})`;
+  }
+  return CompiledQuery.raw(text, []);
+}
+
+/**
  * Appends `entries` to the log inside the transaction `trx`, as its last statement: nothing
- * else, so a write waits for no other writer. The statement is compiled once per row count;
- * on PostgreSQL it travels with the commit, in the same round trip (see
- * {@link withCommit}). (The wake-up of other instances is sent after the commit: see
+ * else, so a write waits for no other writer. On SQLite the statement is compiled once per
+ * row count; on PostgreSQL it travels with the commit, in the same round trip
+ * (with_commit.ts). (The wake-up of other instances is sent after the commit: see
  * `ChangeFeed.announce`.) Resolves, on SQLite, to the seq of the first entry (the others
  * follow it); on PostgreSQL, to `null`.
  *
@@ -135,27 +148,31 @@ export async function writeChanges(
     const part = entries.length <= WRITE_BATCH
       ? entries
       : entries.slice(i, i + WRITE_BATCH);
-    const parameters: unknown[] = [];
-    for (const entry of part) {
-      parameters.push(
-        entry.collection,
-        entry.uuid,
-        entry.op,
-        entry.at,
-        JSON.stringify(entry.changed),
-        entry.locale,
-        entry.actor,
-      );
-    }
-    const query = CompiledQuery.raw(
-      insertText(dialect, part.length),
-      parameters,
-    );
     // Only the last statement may wait for the commit: the ones before run at once.
     const final = i + WRITE_BATCH >= entries.length;
-    const result = await trx.executeQuery(
-      dialect === "postgres" && final ? withCommit(query) : query,
-    );
+    let query: CompiledQuery;
+    if (dialect === "postgres" && final) query = postgresInsert(part);
+    else {
+      const parameters: unknown[] = [];
+      for (const entry of part) {
+        parameters.push(
+          entry.collection,
+          entry.uuid,
+          entry.op,
+          entry.at,
+          JSON.stringify(entry.changed),
+          entry.locale,
+          entry.actor,
+        );
+      }
+      let text = sqliteInsertText(part.length);
+      if (dialect === "postgres") {
+        let n = 0;
+        text = text.replace(/\?/g, () => `$${++n}`);
+      }
+      query = CompiledQuery.raw(text, parameters);
+    }
+    const result = await trx.executeQuery(query);
     last = result.insertId;
   }
   // SQLite gives the rows of a statement consecutive seqs, and one writer at a time.
@@ -205,7 +222,8 @@ export async function readChanges(
  * PostgreSQL: the committed changes after `after` like {@link readChanges}, and, in the same
  * snapshot, whether any of the transactions `writers` (from {@link changeLogWriters}) is
  * still in progress. Once none is, every seq those writers could have taken is final:
- * committed and visible here, or rolled back for good.
+ * committed and visible here, or rolled back for good. With `seqsOnly`, `events` carry
+ * their seq alone (a reader that only keeps its position needs nothing else).
  *
  * @example
  * ```ts ignore
@@ -217,7 +235,23 @@ export async function readChangesAwaiting(
   after: number,
   limit: number,
   writers: readonly number[],
-): Promise<{ events: ChangeEvent[]; waiting: boolean }> {
+  seqsOnly?: false,
+): Promise<{ events: ChangeEvent[]; waiting: boolean }>;
+export async function readChangesAwaiting(
+  db: AnyKysely,
+  after: number,
+  limit: number,
+  writers: readonly number[],
+  seqsOnly: true,
+): Promise<{ events: { seq: number }[]; waiting: boolean }>;
+export async function readChangesAwaiting(
+  db: AnyKysely,
+  after: number,
+  limit: number,
+  writers: readonly number[],
+  seqsOnly = false,
+): Promise<{ events: { seq: number }[]; waiting: boolean }> {
+  const columns = seqsOnly ? sql`seq` : sql`*`;
   // One statement, so the snapshot that answers "still in progress" is the one the rows
   // were read in. Transaction ids compare by their 32-bit value (pg_locks shows those).
   const { rows } = await sql<Record<string, unknown>>`
@@ -227,12 +261,15 @@ export async function readChangesAwaiting(
         where (x.id::text::bigint % 4294967296) = any(${[...writers]}::bigint[])
       ) as waiting
     ) as w left join lateral (
-      select * from ${sql.table(CHANGES_TABLE)} where seq > ${after}
+      select ${columns} from ${sql.table(CHANGES_TABLE)} where seq > ${after}
       order by seq limit ${limit}
     ) as c on true`.execute(db);
+  const found = rows.filter((row) => row.seq !== null);
   return {
     waiting: rows[0]?.waiting === true,
-    events: rows.filter((row) => row.seq !== null).map(toEvent),
+    events: seqsOnly
+      ? found.map((row) => ({ seq: Number(row.seq) }))
+      : found.map(toEvent),
   };
 }
 
