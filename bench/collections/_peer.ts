@@ -2,6 +2,9 @@
 // (`node:sqlite` or `npm:pg`) directly, no query builder and no Strata piece. It knows the
 // four requests the benchmark sends and answers them with Strata's bytes: fields in
 // definition order, booleans as booleans, `_updatedAt` last, the paginated envelope.
+// `POST /collections/posts?outbox` also writes an outbox row in the insert's transaction: the
+// guarantee Strata's change log gives (a row per committed write, none for a rolled-back one),
+// done by hand, to tell what the log costs beyond what that guarantee costs anyone.
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 
@@ -22,11 +25,23 @@ interface PostStore {
   count(minViews: number): Promise<number>;
   byUUID(uuid: string): Promise<Post | undefined>;
   insert(post: Post, table?: string): Promise<void>;
+  /** Inserts into Posts and, in the same transaction, its outbox row. */
+  insertWithOutbox(post: Post): Promise<void>;
 }
 
 const COLUMNS =
   `"UUID", "title", "excerpt", "views", "published", "_updatedAt"`;
 const UUID_PATH = /^\/collections\/posts\/([0-9a-f-]{36})$/;
+/** The peer's outbox: the change log's columns. */
+const OUTBOX = "_peer_outbox";
+const OUTBOX_COLUMNS =
+  `"collection", "uuid", "op", "at", "changed", "locale", "actor"`;
+/** What an outbox row of a create lists as changed: the fields it was given. */
+const CHANGED = JSON.stringify(["title", "excerpt", "views", "published"]);
+
+function outboxTable(seq: string): string {
+  return `create table if not exists "${OUTBOX}" ("seq" ${seq} primary key, "collection" text not null, "uuid" text not null, "op" text not null, "at" bigint not null, "changed" text not null, "locale" text, "actor" text)`;
+}
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -75,7 +90,8 @@ function handlerOf(store: PostStore): Handler {
       if (request.method === "POST") {
         const post = postFrom(await request.json().catch(() => null));
         if (!post) return badRequest();
-        await store.insert(post);
+        if (url.searchParams.has("outbox")) await store.insertWithOutbox(post);
+        else await store.insert(post);
         return json(post, 201);
       }
       // The one filter and order this endpoint knows, read out of the wire literals.
@@ -140,6 +156,21 @@ export function sqlitePeer(path: string): Handler {
       ),
     ]),
   );
+  db.exec(outboxTable("integer"));
+  const begin = db.prepare("begin immediate");
+  const commit = db.prepare("commit");
+  const outbox = db.prepare(
+    `insert into "${OUTBOX}" (${OUTBOX_COLUMNS}) values ('Posts', ?, 'create', ?, ?, null, null)`,
+  );
+  const insert = (post: Post, table: string) =>
+    inserts.get(table)!.run(
+      post.UUID,
+      post._updatedAt,
+      post.title,
+      post.excerpt,
+      post.views,
+      post.published === null ? null : post.published ? 1 : 0,
+    );
   const toPost = (row: Record<string, unknown>): Post => ({
     UUID: row.UUID as string,
     title: row.title as string | null,
@@ -158,14 +189,19 @@ export function sqlitePeer(path: string): Handler {
       return Promise.resolve(row ? toPost(row) : undefined);
     },
     insert: (post, table = "Posts") => {
-      inserts.get(table)!.run(
-        post.UUID,
-        post._updatedAt,
-        post.title,
-        post.excerpt,
-        post.views,
-        post.published === null ? null : post.published ? 1 : 0,
-      );
+      insert(post, table);
+      return Promise.resolve();
+    },
+    insertWithOutbox: (post) => {
+      begin.run();
+      try {
+        insert(post, "Posts");
+        outbox.run(post.UUID, post._updatedAt, CHANGED);
+        commit.run();
+      } catch (error) {
+        if (db.isTransaction) db.exec("rollback");
+        throw error;
+      }
       return Promise.resolve();
     },
   });
@@ -179,6 +215,8 @@ export function postgresPeer(url: string, schema: string): Handler {
     options: `-c search_path=${schema}`,
   });
   pool.on("error", () => {});
+  const outboxReady = pool.query(outboxTable("bigserial"));
+  outboxReady.catch(() => {});
   // bigint columns as numbers, as a hand-written endpoint would.
   const toPost = (row: Record<string, unknown>): Post => ({
     UUID: row.UUID as string,
@@ -220,6 +258,23 @@ export function postgresPeer(url: string, schema: string): Handler {
           post.excerpt,
           post.views,
           post.published,
+        ],
+      );
+    },
+    async insertWithOutbox(post) {
+      await outboxReady;
+      // One statement is one transaction, and one round trip.
+      await pool.query(
+        `with p as (insert into "Posts" ("UUID", "_updatedAt", "title", "excerpt", "views", "published") values ($1, $2, $3, $4, $5, $6) returning "UUID", "_updatedAt")
+         insert into "${OUTBOX}" (${OUTBOX_COLUMNS}) select 'Posts', "UUID", 'create', "_updatedAt", $7, null, null from p`,
+        [
+          post.UUID,
+          post._updatedAt,
+          post.title,
+          post.excerpt,
+          post.views,
+          post.published,
+          CHANGED,
         ],
       );
     },
