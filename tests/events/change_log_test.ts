@@ -387,6 +387,87 @@ eventsTest("change log: the config refuses bad events options", async (h) => {
 });
 
 eventsTest(
+  "change log: a feed nobody listens to keeps its position by seqs alone; a listener then gets each later change whole",
+  async (h) => {
+    const app = await h.boot({ root: EVENTS_APP });
+    for (const label of ["a", "b", "c"]) {
+      assert.ok((await app.query("Tags").create({ label })).ok);
+    }
+    await app.data.feed.settle();
+    const logged = await seqs(app);
+    assert.equal(app.data.feed.position, logged[logged.length - 1]);
+    const seen: ChangeEvent[] = [];
+    const stop = await app.data.feed.subscribe((e) => seen.push(...e));
+    try {
+      const created = await app.query("Tags").create({ label: "d" });
+      assert.ok(created.ok);
+      await eventually(() => seen.length === 1, 20_000, "the change");
+      await app.data.feed.settle();
+      assert.equal(seen.length, 1);
+      const [event] = seen;
+      assert.equal(event.collection, "Tags");
+      assert.equal(event.op, "create");
+      assert.equal(event.uuid, created.record.UUID);
+      assert.ok(event.changed.includes("label"));
+      assert.equal(typeof event.at, "number");
+      assert.deepEqual(
+        event,
+        (await readChanges(kyselyOf(app.db), event.seq - 1, 1))[0],
+      );
+    } finally {
+      stop();
+    }
+  },
+);
+
+eventsTest(
+  "change log: a feed nobody listens to does not step over a lower seq still uncommitted",
+  async (h) => {
+    const app = await h.boot({ root: EVENTS_APP });
+    const { sql } = await import("kysely");
+    const schema = (await sql<{ name: string }>`select current_schema() as name`
+      .execute(kyselyOf(app.db))).rows[0].name;
+    const pg = (await import("pg")).default;
+    const client = new pg.Client({
+      connectionString: Deno.env.get("STRATA_TEST_POSTGRES"),
+      options: `-c search_path=${schema}`,
+    });
+    await client.connect();
+    const seen: ChangeEvent[] = [];
+    let stop = () => {};
+    try {
+      await client.query("begin");
+      const { rows } = await client.query(
+        `insert into _strata_changes (collection, uuid, op, at, changed)
+         values ('Tags', 'committed-late', 'create', 0, '[]') returning seq`,
+      );
+      const late = Number(rows[0].seq);
+      // A later seq commits while nobody listens: the idle feed reads past nothing.
+      const after = await app.query("Tags").create({ label: "after" });
+      assert.ok(after.ok);
+      app.data.feed.wake();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.ok(app.data.feed.position < late);
+      stop = await app.data.feed.subscribe((e) => seen.push(...e));
+      await client.query("commit");
+      await eventually(
+        () => seen.length === 2,
+        20_000,
+        () => `both changes (${JSON.stringify(seen)})`,
+      );
+      assert.deepEqual(seen.map((e) => e.uuid), [
+        "committed-late",
+        after.record.UUID,
+      ]);
+    } finally {
+      stop();
+      await client.end();
+    }
+  },
+  { postgresOnly: true },
+);
+
+eventsTest(
   "change log: seqs committed out of order reach the feed in seq order, none skipped",
   async (h) => {
     const app = await h.boot({ root: EVENTS_APP });
