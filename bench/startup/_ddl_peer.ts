@@ -9,14 +9,19 @@
 // - With one (`generateTableModules`: a module per table holding its statements, and
 //   `schema.ts` importing them all), the clock starts before importing it, through a computed
 //   specifier, as Strata's createApp imports the app's collection files inside its clock.
-// Usage: deno run -A _ddl_peer.ts <count> <sqlite file | postgres:// URL> <pg schema> [schema module]
+// - With `--if-not-exists` each statement is `CREATE … IF NOT EXISTS`: the restart of an app
+//   that runs its DDL at every boot, on the database an earlier run made.
+// Usage: deno run -A _ddl_peer.ts <count> <sqlite file | postgres:// URL> <pg schema> [schema module] [--if-not-exists]
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import process from "node:process";
 import { tableStatements } from "./_ddl.ts";
 import { cpuMsSince } from "./_cpu.ts";
 
-const [countText, url, schema, schemaModule] = Deno.args;
+const restart = Deno.args.includes("--if-not-exists");
+const [countText, url, schema, schemaModule] = Deno.args.filter((arg) =>
+  arg !== "--if-not-exists"
+);
 const count = Number(countText);
 const postgres = url.startsWith("postgres");
 
@@ -32,6 +37,14 @@ if (schemaModule) {
 } else {
   ddl = [];
   for (let i = 0; i < count; i++) ddl.push(...tableStatements(i, postgres));
+}
+if (restart) {
+  ddl = ddl.map((statement) =>
+    statement.replace(
+      /^create (unique )?(table|index) /,
+      "create $1$2 if not exists ",
+    )
+  );
 }
 const script = `begin;\n${ddl.join(";\n")};\ncommit;`;
 

@@ -8,7 +8,8 @@
  *   against a script opening the database with the driver alone (node:sqlite, pg) and
  *   running the same CREATE TABLE / CREATE INDEX statements in one transaction; and against
  *   the same script when its statements live, as Strata's definitions do, in a module per
- *   table that it imports first (`generateTableModules`).
+ *   table that it imports first (`generateTableModules`); and the restart of each on the
+ *   database its first boot made (the peer running the same statements `IF NOT EXISTS`).
  *
  * @module
  */
@@ -119,6 +120,10 @@ export interface CollectionsBootResult {
   readonly strataCpuMs: number;
   /** `createApp`. */
   readonly strataMs: number;
+  /** The hand-written DDL, `IF NOT EXISTS`, on the database its first run made. */
+  readonly peerRestartMs: number;
+  /** `createApp` once more on the database its first boot made. */
+  readonly strataRestartMs: number;
   /** Of which its first step: loading the app folder (importing the collection files). */
   readonly importMs: number;
   /** Fresh processes per side. */
@@ -127,7 +132,8 @@ export interface CollectionsBootResult {
 
 /**
  * Boots an app of `count` collections on a fresh database (a new SQLite file, a new
- * PostgreSQL schema) `processes` times, alternating with both hand-written DDL peers.
+ * PostgreSQL schema) `processes` times, alternating with both hand-written DDL peers, then
+ * once more on that database, as the peer runs its DDL `IF NOT EXISTS` once more.
  *
  * @example
  * ```ts ignore
@@ -158,6 +164,8 @@ export async function collectionsBoot(
     const strataCpu: number[] = [];
     const strata: number[] = [];
     const imports: number[] = [];
+    const peerRestart: number[] = [];
+    const strataRestart: number[] = [];
     // The first round warms Deno's caches and is not counted.
     for (let i = 0; i <= processes; i++) {
       const schema = `strata_boot_${Date.now()}_${i}`;
@@ -183,6 +191,20 @@ export async function collectionsBoot(
         `${schema}_strata`,
       ]);
       const imported = await child([IMPORT_COLLECTIONS, root]);
+      // Restarts: each side boots again on the database its first boot made.
+      const theirsAgain = await child([
+        DDL_PEER,
+        String(count),
+        url("peer"),
+        `${schema}_peer`,
+        "--if-not-exists",
+      ]);
+      const oursAgain = await child([
+        BOOT_COLLECTIONS,
+        root,
+        url("strata"),
+        `${schema}_strata`,
+      ]);
       if (ours.tables !== count || imported.modules !== count) {
         throw new Error(
           `Strata booted ${ours.tables} collections and imported ${imported.modules} of ${count}`,
@@ -200,6 +222,8 @@ export async function collectionsBoot(
       strataCpu.push(ours.cpuMs);
       strata.push(ours.bootMs);
       imports.push(imported.importMs);
+      peerRestart.push(theirsAgain.bootMs);
+      strataRestart.push(oursAgain.bootMs);
     }
     return {
       database,
@@ -210,6 +234,8 @@ export async function collectionsBoot(
       strataCpuMs: median(strataCpu),
       strataMs: median(strata),
       importMs: median(imports),
+      peerRestartMs: median(peerRestart),
+      strataRestartMs: median(strataRestart),
       runs: processes,
     };
   } finally {

@@ -2,7 +2,8 @@
 // the Strata app of the same route files, and the hand-written DDL peer builds the very
 // tables and indexes Strata's schema sync builds for the generated collections, on SQLite
 // and (when STRATA_TEST_POSTGRES is set) PostgreSQL, from statements built in the script and
-// from the table modules of the modular peer alike.
+// from the table modules of the modular peer alike; run again `IF NOT EXISTS` (the restart
+// rows), the peer changes nothing.
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
@@ -98,6 +99,12 @@ Deno.test("the DDL peer builds the tables and indexes of Strata's schema sync on
     assert.ok(ours.some((line) => line.includes("C3__parent_UUID__idx")));
     assert.deepEqual(sqliteShape(`${root}/peer.db`), ours);
     assert.deepEqual(sqliteShape(`${root}/modular.db`), ours);
+    // The restart rows: each side again on the database its first run made.
+    await run([DDL_PEER, "4", `${root}/peer.db`, "", "--if-not-exists"]);
+    const again = await createApp({ root, database: `${root}/strata.db` });
+    await again.close();
+    assert.deepEqual(sqliteShape(`${root}/peer.db`), ours);
+    assert.deepEqual(sqliteShape(`${root}/strata.db`), ours);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -148,6 +155,8 @@ Deno.test({
       assert.ok(ours.some((line) => /^C3 title text C YES$/.test(line)));
       assert.deepEqual(await shape(`${tag}_peer`), ours);
       assert.deepEqual(await shape(`${tag}_modular`), ours);
+      await run([DDL_PEER, "4", PG_URL!, `${tag}_peer`, "--if-not-exists"]);
+      assert.deepEqual(await shape(`${tag}_peer`), ours);
     } finally {
       await client.query(
         `drop schema if exists "${tag}_strata" cascade; drop schema if exists "${tag}_peer" cascade; ` +
