@@ -30,12 +30,13 @@ async function syncFolder(path: string): Promise<void> {
   }
 }
 
-/** Bytes a byte stream is read in: one buffer per file, reused for every write. */
+/** Bytes a byte stream is read in, into one of two buffers per file. */
 const WRITE_BUFFER = 256 * 1024;
 
 /**
- * Reads `stream` into one reused buffer when it is a byte stream (no chunk allocated per
- * read, and writes as large as the source gives), else chunk by chunk.
+ * Reads `stream` into two buffers in turn when it is a byte stream (no chunk allocated per
+ * read, writes as large as the source gives; one buffer fills while the other is written),
+ * else chunk by chunk.
  */
 function bufferedReader(stream: ReadableStream<Uint8Array>): {
   reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
@@ -48,16 +49,51 @@ function bufferedReader(stream: ReadableStream<Uint8Array>): {
     const reader = stream.getReader();
     return { reader, read: () => reader.read() };
   }
-  let buffer = new Uint8Array(WRITE_BUFFER);
+  const buffers = [new Uint8Array(WRITE_BUFFER), new Uint8Array(WRITE_BUFFER)];
+  let next = 0;
   return {
     reader: byob,
     async read() {
-      const result = await byob.read(buffer);
+      const at = next;
+      next ^= 1;
+      const result = await byob.read(buffers[at]);
       // The read took the buffer over and hands it back with the bytes read.
-      if (result.value) buffer = new Uint8Array(result.value.buffer);
+      if (result.value) buffers[at] = new Uint8Array(result.value.buffer);
       return result;
     },
   };
+}
+
+/** Writes all of `bytes` to `file`. */
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.byteLength) {
+    offset += await file.write(bytes.subarray(offset));
+  }
+}
+
+/**
+ * Writes `stream` to `file`, reading its next bytes while the last ones are written (the
+ * write runs on another thread). Settles only once no write is under way.
+ */
+async function writeStream(
+  file: Deno.FsFile,
+  read: () => Promise<ReadableStreamReadResult<Uint8Array>>,
+): Promise<void> {
+  let writing: Promise<void> = Promise.resolve();
+  try {
+    while (true) {
+      const { done, value } = await read();
+      await writing;
+      if (done) return;
+      writing = writeAll(file, value);
+      // A failed write is thrown by the next await of it, not reported unhandled meanwhile.
+      writing.catch(() => {});
+    }
+  } catch (error) {
+    await writing.catch(() => {});
+    throw error;
+  }
 }
 
 /** A stream of `length` bytes of `file` from its current position; closes the file. */
@@ -142,14 +178,7 @@ export function fsStorage(dir: string): StorageDriver {
       let open = true;
       const { reader, read } = bufferedReader(stream);
       try {
-        while (true) {
-          const { done, value } = await read();
-          if (done) break;
-          let offset = 0;
-          while (offset < value.byteLength) {
-            offset += await file.write(value.subarray(offset));
-          }
-        }
+        await writeStream(file, read);
         await file.syncData();
         file.close();
         open = false;

@@ -249,9 +249,9 @@ Deno.test({
   },
 });
 
-Deno.test("the fs driver reads a byte stream into one buffer of its own", async () => {
+Deno.test("the fs driver reads a byte stream into buffers of its own", async () => {
   // A chunk allocated per read is garbage V8 must collect: an upload's part is read into
-  // the driver's buffer, in reads as large as it is.
+  // the driver's two buffers (one fills while the other is written), in reads as large.
   const dir = await Deno.makeTempDir({ prefix: "strata_fs_" });
   try {
     const bytes = bytesOf(3 * 1024 * 1024 + 5);
@@ -280,6 +280,61 @@ Deno.test("the fs driver reads a byte stream into one buffer of its own", async 
     assert.ok(views.every((size) => size >= 256 * 1024), String(views));
     assert.ok(views.length <= 14, `${views.length} reads`);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the fs driver reads an upload's next bytes while it writes the last ones", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "strata_fs_" });
+  const write = Deno.FsFile.prototype.write;
+  const held: (() => void)[] = [];
+  let writes = 0;
+  // Every write waits until the test lets it finish.
+  Deno.FsFile.prototype.write = function (this: Deno.FsFile, bytes) {
+    writes++;
+    const done = write.call(this, bytes);
+    return new Promise((resolve) => held.push(() => resolve(done)));
+  };
+  try {
+    const bytes = bytesOf(1024 * 1024);
+    let pulls = 0;
+    const stream = new ReadableStream({
+      type: "bytes",
+      pull(controller) {
+        pulls++;
+        const request = controller.byobRequest!;
+        const view = request.view as Uint8Array;
+        const at = (pulls - 1) * 65536;
+        if (at >= bytes.length) {
+          controller.close();
+          request.respond(0);
+          return;
+        }
+        view.set(bytes.subarray(at, at + 65536));
+        request.respond(65536);
+      },
+    });
+    const put = fsStorage(dir).put("files/ab/overlap", stream, { type: "a/b" });
+    const waitFor = async (what: () => boolean) => {
+      for (let i = 0; i < 3000 && !what(); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(what());
+    };
+    await waitFor(() => writes === 1);
+    // The first write is still under way, and the next bytes are read meanwhile.
+    await waitFor(() => pulls >= 2);
+    assert.equal(writes, 1);
+    let settled = false;
+    put.then(() => settled = true, () => settled = true);
+    while (!settled) {
+      held.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await put;
+    assert.deepEqual(await Deno.readFile(`${dir}/files/ab/overlap`), bytes);
+  } finally {
+    Deno.FsFile.prototype.write = write;
     await Deno.remove(dir, { recursive: true });
   }
 });
