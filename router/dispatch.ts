@@ -314,9 +314,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       stage++;
       index = 0;
     }
+    // A declared length says there is a body without making its stream (see body.ts).
     if (
-      stage === 2 && event.request.body !== null &&
-      route.maxBodySize !== Infinity
+      stage === 2 && route.maxBodySize !== Infinity &&
+      (event.request.headers.has("content-length") ||
+        event.request.body !== null)
     ) {
       return event.bufferBody().then(() => proceed(route, event, 3, 0));
     }
