@@ -5,7 +5,10 @@
 //   first record of `GET /collections/blobs`); uploads are multipart record creates.
 // - peer: hand-written on `Deno.serve`: GET streams the file from disk, POST streams the
 //   request body to a temporary file, hashing it, then fsyncs and renames it and fsyncs the
-//   folder (what a careful endpoint does, and Strata's fs driver).
+//   folder (what a careful endpoint does, and Strata's fs driver). It does less than Strata:
+//   it parses no multipart (it stores the whole body, envelope included), sniffs nothing and
+//   writes no row. It reads the body the idiomatic way (`for await`: a fresh 64 KiB chunk per
+//   read), where Strata reads into buffers it reuses.
 import { createHash } from "node:crypto";
 import { createApp, defineCollection, defineLayer, field } from "../../mod.ts";
 import { exitOnTerm } from "../_load.ts";
