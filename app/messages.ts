@@ -7,6 +7,7 @@
 import {
   filterCatalog,
   mergeCatalogs,
+  messageKeyMatcher,
   type NestedMessages,
 } from "../i18n/catalog.ts";
 import { frameworkMessages } from "../i18n/framework_messages.ts";
@@ -79,11 +80,21 @@ export function createAppMessages(
   disabled: readonly string[],
   userLanguage: () => readonly UserLanguageResolver[],
 ): AppMessages {
-  const catalog = filterCatalog(
-    mergeCatalogs([frameworkMessages, ...layerMessages]),
-    disabled,
-  );
-  const translator = createTranslator(catalog, defaultLanguage);
+  // A mistake in the app's catalogs, its `disable.messages` or its default language fails the
+  // boot; merging them over the framework's catalogs (the larger part, dashboard included)
+  // waits for the first message rendered, which most requests never need.
+  mergeCatalogs(layerMessages);
+  messageKeyMatcher(disabled);
+  createTranslator({}, defaultLanguage);
+  let merged: Translator | undefined;
+  const translatorNow = (): Translator =>
+    merged ??= createTranslator(
+      filterCatalog(
+        mergeCatalogs([frameworkMessages, ...layerMessages]),
+        disabled,
+      ),
+      defaultLanguage,
+    );
   const cache = new WeakMap<Request, readonly string[]>();
   const served = new Set<string>();
   for (const layer of [frameworkMessages, ...layerMessages]) {
@@ -119,21 +130,24 @@ export function createAppMessages(
   }
 
   function has(key: string): boolean {
+    const translator = translatorNow();
     return translator.lookup(key, translator.defaultLanguage) !== undefined;
   }
 
   return Object.freeze({
-    translator,
+    get translator(): Translator {
+      return translatorNow();
+    },
     languages,
     acceptsServedLanguage,
     renderValidation(key: string, params: Record<string, unknown>): string {
       const event = currentEvent();
       const preferred = event ? languages(event.request, event) : [];
       if (has(`validation.${key}`)) {
-        return translator.t(`validation.${key}`, params, preferred);
+        return translatorNow().t(`validation.${key}`, params, preferred);
       }
       if (key.includes(".") && has(key)) {
-        return translator.t(key, params, preferred);
+        return translatorNow().t(key, params, preferred);
       }
       return renderDefaultMessage(key, params);
     },
@@ -147,7 +161,7 @@ export function createAppMessages(
           ? `errors.${STATUS_KEYS[error.status]}`
           : undefined);
       if (!key || !has(key)) return error;
-      const message = translator.t(
+      const message = translatorNow().t(
         key,
         error.messageParams,
         languages(request, event),
