@@ -11,9 +11,10 @@
  * A boot whose definitions and database schema are those of the last sync skips the work:
  * `_strata_schema_state` holds a fingerprint of what was synced and the database's own
  * record of its schema as the sync left it (SQLite's `schema_version`, which every schema
- * change by any connection increments; on PostgreSQL a digest of the schema's columns,
- * indexes and triggers from the catalogs). Both must match, so a changed definition, a
- * newer Strata, or a table or index altered by hand or by another program syncs in full.
+ * change by any connection increments; on PostgreSQL a digest of the columns, indexes and
+ * triggers of the tables the sync makes, from the catalogs). Both must match, so a changed
+ * definition, a newer Strata, or a table or index altered by hand or by another program
+ * syncs in full.
  *
  * @module
  */
@@ -473,7 +474,8 @@ export async function syncSchema(
     // Plain SQL: the first statements of a fresh process, where building them costs more
     // than running them.
     await runScript(metaTables(dialect));
-    if (await unchangedSince(trx, dialect, fingerprint)) return;
+    const managed = managedTables(collections, ownTables);
+    if (await unchangedSince(trx, dialect, fingerprint, managed)) return;
     const { rows: stored } = await sql<
       { collection: string; snapshot: string }
     >`
@@ -514,7 +516,7 @@ export async function syncSchema(
     await createIndexes(trx, dialect, collections, outdated, runScript);
     await writeSnapshots(trx, dialect, snapshots);
     // Last: the catalog as this transaction leaves it, every change above included.
-    await writeState(trx, dialect, fingerprint);
+    await writeState(trx, dialect, fingerprint, managed);
   });
 }
 
@@ -574,14 +576,40 @@ async function schemaFingerprint(
 }
 
 /**
+ * The tables the sync makes: the metadata tables, the framework's own (named by their
+ * `create table if not exists` statements) and every collection's.
+ */
+function managedTables(
+  collections: ReadonlyMap<string, ResolvedCollection>,
+  ownTables: readonly string[],
+): string[] {
+  const tables = [SCHEMA_TABLE, SCHEMA_STATE_TABLE];
+  for (const statement of ownTables) {
+    const made = /^create table if not exists "([^"]+)"/.exec(statement);
+    if (made) tables.push(made[1]);
+  }
+  for (const collection of collections.values()) {
+    tables.push(collection.table);
+    if (collection.translationTable) tables.push(collection.translationTable);
+    for (const field of collection.junctionFields) {
+      tables.push(field.junctionTable!);
+    }
+  }
+  return tables;
+}
+
+/**
  * The database's own record of its schema. SQLite increments `schema_version` on every
  * schema change, by any connection or program. PostgreSQL has no such counter: a digest of
- * this schema's tables' columns (type, collation, NOT NULL), indexes (table, columns,
- * uniqueness, per-column options such as NULLS FIRST) and triggers stands in for it.
+ * the tables the sync makes stands in for it, from the catalogs: each table's kind, its
+ * columns (type, collation, NOT NULL), indexes (columns, uniqueness, per-column options such
+ * as NULLS FIRST) and triggers; a table gone is missing from it. The tables are looked up by
+ * name (an index), not by scanning the schema's catalog rows.
  */
 async function catalogVersion(
   db: Kysely<any>,
   dialect: SqlDialect,
+  tables: readonly string[],
 ): Promise<string> {
   if (dialect === "sqlite") {
     const { rows } = await db.executeQuery<{ schema_version: number }>(
@@ -591,29 +619,28 @@ async function catalogVersion(
   }
   const { rows } = await db.executeQuery<{ digest: string }>(
     CompiledQuery.raw(
-      `select md5(coalesce(string_agg(item, ';' order by item), '')) as digest from (
-      select 'c:' || t.relname || '.' || a.attname || ':' || a.atttypid::text || ':' ||
-        a.attcollation::text || ':' || a.attnotnull::text as item
-      from pg_attribute a
-      join pg_class t on t.oid = a.attrelid
-      join pg_namespace n on n.oid = t.relnamespace
-      where n.nspname = current_schema() and t.relkind in ('r', 'p')
-        and a.attnum > 0 and not a.attisdropped
-      union all
-      select 'i:' || i.relname || ':' || t.relname || ':' || x.indisunique::text || ':' ||
-        x.indkey::text || ':' || x.indoption::text
-      from pg_index x
-      join pg_class i on i.oid = x.indexrelid
-      join pg_class t on t.oid = x.indrelid
-      join pg_namespace n on n.oid = i.relnamespace
-      where n.nspname = current_schema()
-      union all
-      select 't:' || g.tgname || ':' || t.relname || ':' || g.tgenabled::text
-      from pg_trigger g
-      join pg_class t on t.oid = g.tgrelid
-      join pg_namespace n on n.oid = t.relnamespace
-      where n.nspname = current_schema() and not g.tgisinternal
-    ) as catalog`,
+      `with t as (
+        select c.oid, c.relname, c.relkind from pg_class c
+        where c.relname = any($1::text[])
+          and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
+      )
+      select md5(coalesce(string_agg(item, ';' order by item), '')) as digest from (
+        select 't:' || t.relname || ':' || t.relkind::text as item from t
+        union all
+        select 'c:' || t.relname || '.' || a.attname || ':' || a.atttypid::text || ':' ||
+          a.attcollation::text || ':' || a.attnotnull::text
+        from t join pg_attribute a on a.attrelid = t.oid
+        where a.attnum > 0 and not a.attisdropped
+        union all
+        select 'i:' || i.relname || ':' || t.relname || ':' || x.indisunique::text || ':' ||
+          x.indkey::text || ':' || x.indoption::text
+        from t join pg_index x on x.indrelid = t.oid join pg_class i on i.oid = x.indexrelid
+        union all
+        select 'g:' || g.tgname || ':' || t.relname || ':' || g.tgenabled::text
+        from t join pg_trigger g on g.tgrelid = t.oid
+        where not g.tgisinternal
+      ) as catalog`,
+      [tables],
     ),
   );
   return rows[0].digest;
@@ -624,6 +651,7 @@ async function unchangedSince(
   db: Kysely<any>,
   dialect: SqlDialect,
   fingerprint: string,
+  tables: readonly string[],
 ): Promise<boolean> {
   const { rows } = await db.executeQuery<
     { fingerprint: string; catalog: string }
@@ -633,7 +661,7 @@ async function unchangedSince(
     } where "id" = 1`,
   ));
   if (rows.length === 0 || rows[0].fingerprint !== fingerprint) return false;
-  return rows[0].catalog === await catalogVersion(db, dialect);
+  return rows[0].catalog === await catalogVersion(db, dialect, tables);
 }
 
 /** Remembers the fingerprint and the catalog as the sync leaves it. */
@@ -641,8 +669,9 @@ async function writeState(
   db: Kysely<any>,
   dialect: SqlDialect,
   fingerprint: string,
+  tables: readonly string[],
 ): Promise<void> {
-  const catalog = await catalogVersion(db, dialect);
+  const catalog = await catalogVersion(db, dialect, tables);
   const [a, b] = dialect === "postgres" ? ["$1", "$2"] : ["?", "?"];
   await db.executeQuery(CompiledQuery.raw(
     `insert into ${
