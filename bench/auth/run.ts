@@ -19,6 +19,7 @@ import {
   loadDescription,
   luaString,
   QUICK,
+  retriedRounds,
   ROUNDS,
   type Server,
   startServer,
@@ -155,17 +156,22 @@ async function underLogins<T>(work: () => Promise<T>): Promise<[T, LoginLoad]> {
   }
 }
 
-/** The server's CPU use while `work` runs, as shares of one core (`null` without /proc). */
+/**
+ * The server's CPU use while `work` runs, as shares of one core (`null` without /proc, or
+ * when a round of `work` was retried).
+ */
 async function cpuWhile<T>(
   pid: number,
   work: () => Promise<T>,
 ): Promise<[T, { main: number; others: number } | null]> {
   const before = await threadCpu(pid);
+  const retried = retriedRounds();
   const started = performance.now();
   const result = await work();
   const seconds = (performance.now() - started) / 1000;
   const after = await threadCpu(pid);
-  if (!before || !after) return [result, null];
+  // A retried round's time holds a lost round and a pause: no share of it means anything.
+  if (!before || !after || retriedRounds() !== retried) return [result, null];
   return [result, {
     main: (after.main - before.main) / seconds,
     others: (after.others - before.others) / seconds,

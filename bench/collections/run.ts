@@ -25,6 +25,7 @@ import {
   loadDescription,
   luaString,
   QUICK,
+  retriedRounds,
   ROUNDS,
   type Server,
   startServer,
@@ -237,13 +238,15 @@ async function measureOn(
           : [ours(measure), peer];
         for (const server of order) {
           const before = await threadCpu(server.pid);
+          const retried = retriedRounds();
           const started = performance.now();
           const rate = await wrk(url(server, measure), measure.load);
           const seconds = (performance.now() - started) / 1000;
           const after = await threadCpu(server.pid);
           const key = server === peer ? "peer" : "strata";
           best[i][key] = Math.max(best[i][key], rate);
-          if (before && after) {
+          // A retried round's time and CPU hold a lost round too: no per-CPU figure from it.
+          if (before && after && retriedRounds() === retried) {
             const cpu = after.main + after.others - before.main - before.others;
             const cpuKey = server === peer ? "peerPerCpu" : "perCpu";
             if (cpu > 0) {
