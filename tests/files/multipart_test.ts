@@ -203,19 +203,44 @@ Deno.test("chunks of a byte-stream body's parts stay whole after later reads", a
   }
 });
 
+Deno.test("a chunk larger than the reader's buffer comes out whole", async () => {
+  // A stream that is not a byte stream is copied into the reader's buffer, which grows.
+  const file = randomBytes(700_000);
+  const body = fileBody(file);
+  for (const size of [body.length, 600_000, 300_000]) {
+    const out: unknown[] = [];
+    for await (
+      const part of readMultipart(chunked(body, () => size), BOUNDARY)
+    ) {
+      out.push(new Uint8Array(await new Response(part.body).arrayBuffer()));
+    }
+    assert.deepEqual(
+      out,
+      [new TextEncoder().encode('{"a":1}'), file],
+      `${size}`,
+    );
+  }
+});
+
 Deno.test("a part left unread is skipped", async () => {
   const bytes = body([
     { name: "skip", filename: "s.bin", data: "z".repeat(10_000) },
     { name: "data", data: "{}" },
   ]);
-  const seen: string[] = [];
-  for await (const part of readMultipart(chunked(bytes, () => 333), BOUNDARY)) {
-    if (part.name === "skip") {
-      await part.body.cancel();
-      seen.push("skip");
-    } else seen.push(await new Response(part.body).text());
+  const streams = [
+    chunked(bytes, () => 333),
+    byteStream(bytes, () => 333, { pulls: 0, intoBuffer: 0 }),
+  ];
+  for (const stream of streams) {
+    const seen: string[] = [];
+    for await (const part of readMultipart(stream, BOUNDARY)) {
+      if (part.name === "skip") {
+        await part.body.cancel();
+        seen.push("skip");
+      } else seen.push(await new Response(part.body).text());
+    }
+    assert.deepEqual(seen, ["skip", "{}"]);
   }
-  assert.deepEqual(seen, ["skip", "{}"]);
 });
 
 Deno.test("malformed multipart bodies are 400", async () => {
