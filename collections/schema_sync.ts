@@ -12,9 +12,10 @@
  * `_strata_schema_state` holds a fingerprint of what was synced and the database's own
  * record of its schema as the sync left it (SQLite's `schema_version`, which every schema
  * change by any connection increments; on PostgreSQL a digest of the columns, indexes and
- * triggers of the tables the sync makes, from the catalogs). Both must match, so a changed
- * definition, a newer Strata, or a table or index altered by hand or by another program
- * syncs in full.
+ * triggers of the tables the sync makes, from the catalogs), with the time the snapshots
+ * were written. Both must match, so a changed definition, a newer Strata, a table or index
+ * altered by hand or by another program, or snapshots rewritten by an earlier Strata sync in
+ * full.
  *
  * @module
  */
@@ -646,7 +647,26 @@ async function catalogVersion(
   return rows[0].digest;
 }
 
-/** Whether the last sync had this fingerprint and the schema is as it left it. */
+/**
+ * What the database holds as the sync left it: its schema (see {@link catalogVersion}) and
+ * when the stored snapshots were last written. An earlier Strata rewrites every snapshot at
+ * each of its boots, often without changing the schema: a boot of one, during a rolling
+ * deploy say, is then seen too, and the snapshots are written anew.
+ */
+async function databaseState(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  tables: readonly string[],
+): Promise<string> {
+  const { rows } = await db.executeQuery<{ at: number | string | null }>(
+    CompiledQuery.raw(
+      `select max("syncedAt") as "at" from ${id(SCHEMA_TABLE)}`,
+    ),
+  );
+  return `${await catalogVersion(db, dialect, tables)} ${rows[0].at ?? ""}`;
+}
+
+/** Whether the last sync had this fingerprint and the database is as it left it. */
 async function unchangedSince(
   db: Kysely<any>,
   dialect: SqlDialect,
@@ -661,17 +681,17 @@ async function unchangedSince(
     } where "id" = 1`,
   ));
   if (rows.length === 0 || rows[0].fingerprint !== fingerprint) return false;
-  return rows[0].catalog === await catalogVersion(db, dialect, tables);
+  return rows[0].catalog === await databaseState(db, dialect, tables);
 }
 
-/** Remembers the fingerprint and the catalog as the sync leaves it. */
+/** Remembers the fingerprint and the database's state as the sync leaves it. */
 async function writeState(
   db: Kysely<any>,
   dialect: SqlDialect,
   fingerprint: string,
   tables: readonly string[],
 ): Promise<void> {
-  const catalog = await catalogVersion(db, dialect, tables);
+  const catalog = await databaseState(db, dialect, tables);
   const [a, b] = dialect === "postgres" ? ["$1", "$2"] : ["?", "?"];
   await db.executeQuery(CompiledQuery.raw(
     `insert into ${

@@ -60,11 +60,9 @@ async function syncedAt(data: DataLayer): Promise<number> {
   return Number(rows[0].at);
 }
 
-/** Marks the last sync as long ago, a change of data only (the schema stays as it was). */
-async function backdate(data: DataLayer): Promise<void> {
-  await sql`update "_strata_schema" set "syncedAt" = 0`.execute(
-    kyselyOf(data.db),
-  );
+/** Lets the clock move on, so that a sync after it writes a later `syncedAt`. */
+function tick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const posts = defineCollection({
@@ -78,11 +76,17 @@ dbTest(
   "an unchanged boot skips the sync; a changed definition after it still syncs",
   async (db) => {
     const first = await db.open({ collections: { Posts: posts } });
-    await backdate(first);
+    const synced = await syncedAt(first);
     await first.close();
+    await tick();
     const second = await db.open({ collections: { Posts: posts } });
-    assert.equal(await syncedAt(second), 0, "nothing changed: no sync ran");
+    assert.equal(
+      await syncedAt(second),
+      synced,
+      "nothing changed: no sync ran",
+    );
     await second.close();
+    await tick();
     const third = await db.open({
       collections: {
         Posts: defineCollection({
@@ -90,7 +94,7 @@ dbTest(
         }),
       },
     });
-    assert.ok(await syncedAt(third) > 0, "a new field: the sync ran");
+    assert.ok(await syncedAt(third) > synced, "a new field: the sync ran");
     assert.ok((await columns(third, "Posts")).includes("subtitle"));
     assert.ok((await indexes(third)).includes("Posts__subtitle_UUID__idx"));
     created(await third.query("Posts").create({ title: "a", subtitle: "b" }));
@@ -105,14 +109,18 @@ dbTest(
     await first.close();
     // Two boots: the second is a skipped one, so the state is the fingerprinted one.
     const second = await db.open({ collections: { Posts: posts } });
-    await backdate(second);
+    const synced = await syncedAt(second);
     await second.close();
     await byHand(
       db,
       `drop index "Posts__title_UUID__idx"; alter table "Posts" drop column "views"`,
     );
+    await tick();
     const third = await db.open({ collections: { Posts: posts } });
-    assert.ok(await syncedAt(third) > 0, "the schema changed: the sync ran");
+    assert.ok(
+      await syncedAt(third) > synced,
+      "the schema changed: the sync ran",
+    );
     assert.ok((await indexes(third)).includes("Posts__title_UUID__idx"));
     assert.ok((await columns(third, "Posts")).includes("views"));
     const post = created(await third.query("Posts").create({ title: "a" }));
@@ -161,6 +169,28 @@ dbTest(
     const third = await db.open({ collections: { Posts: posts } });
     created(await third.query("Posts").create({ title: "logged" }));
     assert.ok((await columns(third, "_strata_changes")).includes("seq"));
+  },
+  { file: true },
+);
+
+dbTest(
+  "snapshots rewritten by another program after a fingerprinted boot are written anew",
+  async (db) => {
+    // An earlier Strata rewrites every snapshot at each boot, without touching the schema.
+    const first = await db.open({ collections: { Posts: posts } });
+    const { rows: [stored] } = await sql<{ snapshot: string }>`
+      select "snapshot" from "_strata_schema" where "collection" = 'Posts'`
+      .execute(kyselyOf(first.db));
+    await first.close();
+    await byHand(
+      db,
+      `update "_strata_schema" set "snapshot" = '{"version":1,"fields":{},"indexes":[]}', "syncedAt" = 1`,
+    );
+    const second = await db.open({ collections: { Posts: posts } });
+    const { rows: [again] } = await sql<{ snapshot: string }>`
+      select "snapshot" from "_strata_schema" where "collection" = 'Posts'`
+      .execute(kyselyOf(second.db));
+    assert.equal(again.snapshot, stored.snapshot);
   },
   { file: true },
 );
