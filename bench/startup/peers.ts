@@ -9,7 +9,7 @@
  *   running the same CREATE TABLE / CREATE INDEX statements in one transaction; and against
  *   the same script when its statements live, as Strata's definitions do, in a module per
  *   table that it imports first (`generateTableModules`); and the restart of each on the
- *   database its first boot made (the peer running the same statements `IF NOT EXISTS`).
+ *   database its first boot made (the modular peer running its statements `IF NOT EXISTS`).
  *
  * @module
  */
@@ -120,7 +120,7 @@ export interface CollectionsBootResult {
   readonly strataCpuMs: number;
   /** `createApp`. */
   readonly strataMs: number;
-  /** The hand-written DDL, `IF NOT EXISTS`, on the database its first run made. */
+  /** The modular peer again, its DDL `IF NOT EXISTS`, on the database its first run made. */
   readonly peerRestartMs: number;
   /** `createApp` once more on the database its first boot made. */
   readonly strataRestartMs: number;
@@ -133,7 +133,7 @@ export interface CollectionsBootResult {
 /**
  * Boots an app of `count` collections on a fresh database (a new SQLite file, a new
  * PostgreSQL schema) `processes` times, alternating with both hand-written DDL peers, then
- * once more on that database, as the peer runs its DDL `IF NOT EXISTS` once more.
+ * once more on that database, as the modular peer runs its DDL `IF NOT EXISTS` once more.
  *
  * @example
  * ```ts ignore
@@ -195,8 +195,9 @@ export async function collectionsBoot(
       const theirsAgain = await child([
         DDL_PEER,
         String(count),
-        url("peer"),
-        `${schema}_peer`,
+        url("modules"),
+        `${schema}_modules`,
+        tables,
         "--if-not-exists",
       ]);
       const oursAgain = await child([

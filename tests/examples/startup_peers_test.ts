@@ -100,10 +100,17 @@ Deno.test("the DDL peer builds the tables and indexes of Strata's schema sync on
     assert.deepEqual(sqliteShape(`${root}/peer.db`), ours);
     assert.deepEqual(sqliteShape(`${root}/modular.db`), ours);
     // The restart rows: each side again on the database its first run made.
-    await run([DDL_PEER, "4", `${root}/peer.db`, "", "--if-not-exists"]);
+    await run([
+      DDL_PEER,
+      "4",
+      `${root}/modular.db`,
+      "",
+      tables,
+      "--if-not-exists",
+    ]);
     const again = await createApp({ root, database: `${root}/strata.db` });
     await again.close();
-    assert.deepEqual(sqliteShape(`${root}/peer.db`), ours);
+    assert.deepEqual(sqliteShape(`${root}/modular.db`), ours);
     assert.deepEqual(sqliteShape(`${root}/strata.db`), ours);
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -155,8 +162,15 @@ Deno.test({
       assert.ok(ours.some((line) => /^C3 title text C YES$/.test(line)));
       assert.deepEqual(await shape(`${tag}_peer`), ours);
       assert.deepEqual(await shape(`${tag}_modular`), ours);
-      await run([DDL_PEER, "4", PG_URL!, `${tag}_peer`, "--if-not-exists"]);
-      assert.deepEqual(await shape(`${tag}_peer`), ours);
+      await run([
+        DDL_PEER,
+        "4",
+        PG_URL!,
+        `${tag}_modular`,
+        tables,
+        "--if-not-exists",
+      ]);
+      assert.deepEqual(await shape(`${tag}_modular`), ours);
     } finally {
       await client.query(
         `drop schema if exists "${tag}_strata" cascade; drop schema if exists "${tag}_peer" cascade; ` +
