@@ -335,6 +335,7 @@ Deno.test("the fs driver reads an upload's next bytes while it writes the last o
     assert.deepEqual(await Deno.readFile(`${dir}/files/ab/overlap`), bytes);
   } finally {
     Deno.FsFile.prototype.write = write;
+    for (const finish of held.splice(0)) finish();
     await Deno.remove(dir, { recursive: true });
   }
 });
