@@ -35,21 +35,54 @@ export class S3Error extends Error {
   }
 }
 
-/** Fills `part` from `reader`, keeping what overflows in `rest`; answers the bytes filled. */
+/** The stream a put reads, and what it read beyond the last part. */
+interface Source {
+  /** A byte stream's reader: it reads straight into the part's buffer. */
+  readonly byob: ReadableStreamBYOBReader | null;
+  /** Any other stream's reader. */
+  readonly reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  /** Bytes read but not yet put in a part. */
+  rest: Uint8Array | null;
+  /** Whether the stream has ended. */
+  done: boolean;
+}
+
+function sourceOf(stream: ReadableStream<Uint8Array>): Source {
+  try {
+    const byob = stream.getReader({ mode: "byob" });
+    return { byob, reader: null, rest: null, done: false };
+  } catch {
+    return { byob: null, reader: stream.getReader(), rest: null, done: false };
+  }
+}
+
+/**
+ * Fills `part` from `source`, keeping what overflows in `source.rest`; answers the part (a
+ * byte stream's read takes the buffer over and hands it back) and the bytes filled.
+ */
 async function fill(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  source: Source,
   part: Uint8Array,
-  rest: { bytes: Uint8Array | null; done: boolean },
-): Promise<number> {
+): Promise<{ part: Uint8Array; filled: number }> {
   let filled = 0;
   while (filled < part.length) {
-    let chunk = rest.bytes;
-    rest.bytes = null;
+    let chunk = source.rest;
+    source.rest = null;
     if (chunk === null) {
-      if (rest.done) break;
-      const { done, value } = await reader.read();
+      if (source.done) break;
+      if (source.byob) {
+        const { done, value } = await source.byob.read(part.subarray(filled));
+        if (value) part = new Uint8Array(value.buffer);
+        if (done || !value) {
+          source.done = true;
+          break;
+        }
+        filled += value.byteLength;
+        continue;
+      }
+      const { done, value } = await source.reader!.read();
       if (done) {
-        rest.done = true;
+        source.done = true;
         break;
       }
       chunk = value;
@@ -57,9 +90,9 @@ async function fill(
     const take = Math.min(chunk.length, part.length - filled);
     part.set(chunk.subarray(0, take), filled);
     filled += take;
-    if (take < chunk.length) rest.bytes = chunk.subarray(take);
+    if (take < chunk.length) source.rest = chunk.subarray(take);
   }
-  return filled;
+  return { part, filled };
 }
 
 function xmlValue(xml: string, tag: string): string | null {
@@ -145,14 +178,12 @@ export function s3Storage(
   };
   return {
     async put(key, stream, meta) {
-      const reader = stream.getReader();
-      const rest = { bytes: null as Uint8Array | null, done: false };
-      let part = new Uint8Array(PART_SIZE);
+      const source = sourceOf(stream);
       let uploadId: string | null = null;
       try {
-        let filled = await fill(reader, part, rest);
-        const single = rest.done ||
-          (rest.bytes === null && (await peek(reader, rest)));
+        let { part, filled } = await fill(source, new Uint8Array(PART_SIZE));
+        const single = source.done ||
+          (source.rest === null && (await peek(source)));
         if (single) {
           await expect(
             await send("PUT", urlOf(key), part.subarray(0, filled), {
@@ -185,9 +216,8 @@ export function s3Storage(
           );
           await answer.body?.cancel();
           etags.push(answer.headers.get("etag") ?? "");
-          if (rest.done && rest.bytes === null) break;
-          part = new Uint8Array(PART_SIZE);
-          filled = await fill(reader, part, rest);
+          if (source.done && source.rest === null) break;
+          ({ part, filled } = await fill(source, new Uint8Array(PART_SIZE)));
         }
         const xml = `<CompleteMultipartUpload>${
           etags.map((etag, i) =>
@@ -212,7 +242,7 @@ export function s3Storage(
           );
         }
       } catch (error) {
-        await reader.cancel(error).catch(() => {});
+        await (source.byob ?? source.reader)!.cancel(error).catch(() => {});
         if (uploadId !== null) {
           await send("DELETE", urlOf(key, { uploadId }), null)
             .then((r) => r.body?.cancel()).catch(() => {});
@@ -262,18 +292,17 @@ export function s3Storage(
 }
 
 /** Reads one more chunk to learn whether a full first part was the whole stream. */
-async function peek(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  rest: { bytes: Uint8Array | null; done: boolean },
-): Promise<boolean> {
+async function peek(source: Source): Promise<boolean> {
   while (true) {
-    const { done, value } = await reader.read();
-    if (done) {
-      rest.done = true;
+    const { done, value } = source.byob
+      ? await source.byob.read(new Uint8Array(64 * 1024))
+      : await source.reader!.read();
+    if (done || !value) {
+      source.done = true;
       return true;
     }
     if (value.length > 0) {
-      rest.bytes = value;
+      source.rest = value;
       return false;
     }
   }

@@ -234,6 +234,30 @@ Deno.test({
     try {
       await contract(s3Storage(s3.storage));
       await contract(s3Storage(s3.storage), byteStreams);
+      // A byte stream is read straight into the part's buffer: no chunk allocated per read.
+      const bytes = bytesOf(PART_SIZE + 100_000, 13);
+      let at = 0;
+      const stream = new ReadableStream({
+        type: "bytes",
+        pull(controller) {
+          const request = controller.byobRequest;
+          if (!request) throw new Error("The driver read without a buffer");
+          if (at >= bytes.length) {
+            controller.close();
+            request.respond(0);
+            return;
+          }
+          const view = request.view as Uint8Array;
+          const take = Math.min(view.byteLength, 300_000, bytes.length - at);
+          view.set(bytes.subarray(at, at + take));
+          at += take;
+          request.respond(take);
+        },
+      });
+      const storage = s3Storage(s3.storage);
+      await storage.put("files/ij/byob", stream, { type: "a/b" });
+      assert.deepEqual(await read(await storage.get("files/ij/byob")), bytes);
+      await storage.delete("files/ij/byob");
       // s3rver checks the access key (it does not recompute SigV4 signatures: those are
       // checked against AWS's published examples in sigv4_test.ts).
       const stranger = s3Storage({ ...s3.storage, accessKeyId: "NOPE" });
