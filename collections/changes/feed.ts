@@ -55,10 +55,14 @@ const PG_SAFETY_POLL = 2000;
 const GAP_RETRY = 10;
 // How soon a feed nobody listens to reads after a commit (one read for all commits meanwhile).
 const IDLE_READ = 50;
-// PostgreSQL: the least time between two reads of the log, and between two notifications,
-// while commits keep coming. The first after a quiet moment goes at once; under load one
-// read or one notification then covers every commit of the pause instead of one each.
+// PostgreSQL: the least time between two reads of the log while commits keep coming. The
+// first after a quiet moment goes at once; under load one read then covers every commit of
+// the pause instead of one each.
 const PG_COALESCE = 10;
+// PostgreSQL: the same for notifications, longer: a NOTIFY costs every instance's LISTEN
+// connection a wake-up, and only other instances wait for it (the writer's own feed wakes
+// at once), by at most this much while commits keep coming.
+const PG_ANNOUNCE_EVERY = 50;
 
 // The notification is a transaction of its own; nothing is lost if a crash loses it (the
 // safety poll), so its commit need not wait for the WAL to reach the disk.
@@ -228,8 +232,9 @@ export class ChangeFeed {
    * PostgreSQL: wakes every instance's feed (`NOTIFY`) after a write of this process
    * committed. Sent after the commit rather than inside the write's transaction: a
    * transaction that notifies holds a database-wide lock through its commit, which would
-   * make all writers commit one at a time. At most one is in flight; commits meanwhile share
-   * the next. Should one be lost (the process dies first), the others' safety poll reads
+   * make all writers commit one at a time. At most one is in flight, and one per
+   * {@link PG_ANNOUNCE_EVERY} ms while commits keep coming; commits meanwhile share the
+   * next. Should one be lost (the process dies first), the others' safety poll reads
    * the change within seconds.
    */
   announce(): void {
@@ -238,7 +243,7 @@ export class ChangeFeed {
       this.#announceAgain = true;
       return;
     }
-    const wait = this.#announced + PG_COALESCE - performance.now();
+    const wait = this.#announced + PG_ANNOUNCE_EVERY - performance.now();
     // Sent on the LISTEN connection when it is up: it takes no connection a request could
     // use, and the notification is for the instances' LISTEN connections anyway.
     this.#announcing = (wait > 0 ? pause(wait) : Promise.resolve())
@@ -340,7 +345,11 @@ export class ChangeFeed {
     const client = new pg.Client({
       connectionString: this.#options.url,
     }) as unknown as ListenClient;
-    client.on("notification", () => this.wake());
+    // Its own notifications need no read: the commits they announce woke this feed already.
+    client.on("notification", (message) => {
+      const sender = (message as { processId?: number }).processId;
+      if (sender === undefined || sender !== client.processID) this.wake();
+    });
     client.on("error", () => this.#dropListener(client));
     client.on("end", () => this.#dropListener(client));
     await client.connect();
