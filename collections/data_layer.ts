@@ -43,6 +43,7 @@ export type {
   QueryFilter,
   QueryFilterContext,
 } from "./_context.ts";
+import { backgroundInterval } from "../utils/_background_interval.ts";
 
 /** Options of {@link openDataLayer}. */
 export interface DataLayerOptions {
@@ -367,7 +368,7 @@ export async function openDataLayer(
     },
   };
   const prune = () => pruneChanges(db, ctx.now(), retention, PRUNE_EVERY);
-  const sweeper = setInterval(() => {
+  const sweeper = backgroundInterval(() => {
     prune().catch(() => {}); // the database is away: the next period tries again
   }, PRUNE_EVERY);
   let closed = false;

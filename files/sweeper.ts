@@ -24,6 +24,7 @@ import {
   FILES_TABLE,
 } from "../collections/files/table.ts";
 import type { StorageDriver } from "./storage/driver.ts";
+import { backgroundInterval } from "../utils/_background_interval.ts";
 
 /** A claim older than this is another instance's that died: it may be taken over. */
 const STALE_CLAIM = 10 * 60_000;
@@ -293,7 +294,7 @@ export function startSweeper(ctx: SweepContext, interval: number): Sweeper {
     running = running.catch(() => 0).then(() => closed ? 0 : sweepFiles(ctx));
     return running;
   };
-  const timer = setInterval(() => {
+  const timer = backgroundInterval(() => {
     sweep().catch((error) => {
       // The database or the storage is away: the next period tries again.
       console.error("The file sweeper failed (retrying next period):", error);

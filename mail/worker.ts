@@ -20,6 +20,7 @@ import {
 } from "./outbox.ts";
 import type { MailTransport, OutgoingMail } from "./transport.ts";
 import { checkMail, type MailMessage } from "./message.ts";
+import { backgroundInterval } from "../utils/_background_interval.ts";
 
 /**
  * Renders a mail recorded with parameters only (`AppMail.compose`) when it is delivered, off
@@ -77,7 +78,7 @@ export class MailWorker {
   /** Starts delivering: now, whenever woken, and every few seconds. */
   start(): void {
     const tick = Math.max(50, Math.min(this.#options.retryBase / 2, POLL_MS));
-    this.#timer = setInterval(() => this.wake(), tick);
+    this.#timer = backgroundInterval(() => this.wake(), tick);
     this.wake();
   }
 

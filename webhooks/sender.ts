@@ -33,6 +33,7 @@ import type { WebhookDefinition } from "./define.ts";
 import { WEBHOOK_DELIVERIES } from "./deliveries.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook } from "./signature.ts";
 import { attemptDelivery, type AttemptResult } from "./send.ts";
+import { backgroundInterval } from "../utils/_background_interval.ts";
 
 /** The lease rows, one per webhook. */
 export const LEASES_TABLE = "_strata_webhook_leases";
@@ -164,7 +165,7 @@ export class WebhookSender {
       50,
       Math.min(1000, this.#options.settings.claimTtl / 4),
     );
-    this.#timer = setInterval(() => this.#tick(), tick);
+    this.#timer = backgroundInterval(() => this.#tick(), tick);
     this.wake();
   }
 

@@ -17,6 +17,7 @@ import { changeBounds, CHANGES_TABLE, readChanges } from "./log.ts";
 import type { ChangeFeed } from "./feed.ts";
 import { createIfMissing } from "../db/create_if_missing.ts";
 import { retryDelay, SerialWork } from "./retry.ts";
+import { backgroundInterval } from "../../utils/_background_interval.ts";
 
 /** The run rows: one per (function, change) taken by an instance. */
 export const RUNS_TABLE = "_strata_hook_runs";
@@ -137,7 +138,7 @@ export class AfterCommitRunner {
     this.#position = Math.min(...this.#cursors.values());
     this.#stop = await feed.subscribe(() => this.wake());
     const tick = Math.max(50, Math.min(this.#options.retryBase / 2, 5000));
-    this.#timer = setInterval(() => this.wake(), tick);
+    this.#timer = backgroundInterval(() => this.wake(), tick);
     this.wake();
   }
 

@@ -30,6 +30,7 @@ import {
   readChanges,
   readChangesAwaiting,
 } from "./log.ts";
+import { backgroundInterval } from "../../utils/_background_interval.ts";
 
 /** Receives each new batch of committed changes, oldest first. */
 export type ChangeListener = (events: readonly ChangeEvent[]) => void;
@@ -305,7 +306,7 @@ export class ChangeFeed {
     this.#running = !this.#closed;
     if (dialect === "postgres") await this.#connectListener();
     if (this.#closed) return;
-    this.#timer = setInterval(
+    this.#timer = backgroundInterval(
       () => this.wake(),
       dialect === "postgres" ? PG_SAFETY_POLL : pollInterval,
     );

@@ -5,6 +5,15 @@ export interface Sample {
   /** `docs/routes.md:42` (the line of the opening fence). */
   where: string;
   code: string;
+  /** The text of an HTML comment right above the fence, blank lines apart (`<!-- fragment: … -->`). */
+  note?: string;
+}
+
+/** The app file a sample is, from its first line (`// collections/Posts.ts`), if any. */
+export function appPathOf(sample: Sample): string | undefined {
+  const first = sample.code.split("\n", 1)[0];
+  return /^\/\/ ((?:api|collections|middleware|roles|hooks|webhooks|layers)\/\S+\.ts|tests\/\S+_test\.ts|scripts\/\S+\.ts|strata\.config\.ts)\b/
+    .exec(first)?.[1]?.replace(/:$/, "");
 }
 
 /** The ```ts blocks of a markdown text. */
@@ -13,6 +22,7 @@ export function extractSamples(markdown: string, name: string): Sample[] {
   const lines = markdown.split("\n");
   let open: { line: number; code: string[] } | null = null;
   let fence = "";
+  let note: string | undefined;
   for (const [index, line] of lines.entries()) {
     if (open === null) {
       const match = /^(\s*)(`{3,}|~{3,})\s*(\S*)/.exec(line);
@@ -21,6 +31,9 @@ export function extractSamples(markdown: string, name: string): Sample[] {
       const lang = match[3].toLowerCase();
       open = { line: index + 1, code: [] };
       if (lang !== "ts" && lang !== "typescript") open.line = -1;
+      let above = index - 1;
+      while (above >= 0 && lines[above].trim() === "") above--;
+      note = /^\s*<!--\s*([\s\S]*?)\s*-->\s*$/.exec(lines[above] ?? "")?.[1];
       continue;
     }
     if (line.trim() === fence) {
@@ -28,6 +41,7 @@ export function extractSamples(markdown: string, name: string): Sample[] {
         samples.push({
           where: `${name}:${open.line}`,
           code: open.code.join("\n"),
+          ...(note === undefined ? {} : { note }),
         });
       }
       open = null;

@@ -7,25 +7,7 @@
 // use collections defined elsewhere get collections-and-fields.md's collections as a base.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { strataImportMap } from "../../cli/import_map.ts";
-import { extractSamples } from "./_samples.ts";
-
-const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/** App files of a page: later samples of the same path replace earlier ones. */
-async function appFiles(page: string): Promise<Map<string, string>> {
-  const text = await Deno.readTextFile(join(REPO_ROOT, page));
-  const files = new Map<string, string>();
-  for (const sample of extractSamples(text, page)) {
-    const first = sample.code.split("\n", 1)[0];
-    const path =
-      /^\/\/ ((?:api|collections|middleware|roles|hooks|webhooks|layers)\/\S+\.ts|tests\/\S+_test\.ts|scripts\/\S+\.ts|strata\.config\.ts)\b/
-        .exec(first)?.[1];
-    if (path) files.set(path.replace(/:$/, ""), sample.code);
-  }
-  return files;
-}
+import { pageAppFiles, REPO_ROOT, writeApp } from "./_doc_apps.ts";
 
 /** HTTP checks run against the booted page app: path → expected status. */
 const PAGE_CHECKS: Record<string, string> = {
@@ -82,6 +64,27 @@ const PAGE_CHECKS: Record<string, string> = {
     await status("verify", await post("/auth/verify", { token }), 200);
     await status("login", await post("/auth/login", { email: "ada@example.com", password: "violet-anchor-47" }), 200);
     await status("forgot", await post("/auth/password/forgot", { email: "nobody@example.com" }), 200);`,
+  // The validated route answers its typed output, 400 for a bad header, 422 for a bad body;
+  // the route option names its OpenAPI operation.
+  "docs/types-and-openapi.md": `
+    const order = async (version: string | null, body: unknown) => {
+      const response = await fetch(base + "/orders/7", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(version ? { "x-api-version": version } : {}) },
+        body: JSON.stringify(body),
+      });
+      return { path: "POST /orders/7 (version " + version + ")", status: response.status, text: await response.text() };
+    };
+    const valid = { title: "Tea", items: [{ qty: 2 }, { qty: 3 }] };
+    const ordered = await order("1", valid);
+    expect(ordered, 200);
+    if (ordered.text !== JSON.stringify({ id: 7, total: 5 })) failures.push("POST /orders/7 gave " + ordered.text);
+    expect(await order(null, valid), 400);
+    expect(await order("1", { title: "", items: [{ qty: 0 }] }), 422);
+    expect(await get("/health"), 200);
+    expect(await get("/popular"), 200);
+    const doc = JSON.parse((await get("/openapi.json")).text);
+    if (doc.paths["/health"]?.get?.summary !== "Health check") failures.push("/health is not described");`,
   "docs/search.md": `
     for (const article of [
       { title: "Café culture", body: "Deno routes in a coffee house" },
@@ -158,44 +161,11 @@ console.log(JSON.stringify({ failures }));
 `;
 
 async function runPage(page: string): Promise<void> {
-  const own = await appFiles(page);
-  if (own.size === 0) return;
-  const base = page === "docs/collections-and-fields.md"
-    ? new Map<string, string>()
-    : new Map(
-      [...await appFiles("docs/collections-and-fields.md")].filter(([path]) =>
-        path.startsWith("collections/") && path !== "collections/Users.ts"
-      ),
-    );
-  const files = new Map([...base, ...own]);
-  // Most pages assume the auth layer; a page that shows no config of its own gets it.
-  if (!files.has("strata.config.ts")) {
-    files.set(
-      "strata.config.ts",
-      `import { defineConfig } from "@strata/strata";
-import { authLayer } from "@strata/strata/auth";
-export default defineConfig({ layers: [authLayer()] });
-`,
-    );
-  }
-  // A folder layer a config names is a folder of its own the page does not show.
-  for (
-    const [, folder] of files.get("strata.config.ts")!.matchAll(
-      /"\.\/(layers\/[\w-]+)"/g,
-    )
-  ) {
-    files.set(`${folder}/strata.config.ts`, "export default {};\n");
-  }
+  const files = await pageAppFiles(page);
+  if (files.size === 0) return;
   const root = await Deno.makeTempDir({ prefix: "strata_docs_app_" });
   try {
-    for (const [path, code] of files) {
-      await Deno.mkdir(join(root, path, ".."), { recursive: true });
-      await Deno.writeTextFile(join(root, path), code);
-    }
-    await Deno.writeTextFile(
-      join(root, "deno.json"),
-      JSON.stringify({ imports: strataImportMap(REPO_ROOT) }),
-    );
+    await writeApp(root, files);
     await Deno.writeTextFile(
       join(root, "boot.ts"),
       BOOT(PAGE_CHECKS[page] ?? ""),

@@ -77,18 +77,21 @@ Deno.test("every ts sample in the docs and the README type-checks", async () => 
       JSON.stringify({ imports: strataImportMap(REPO_ROOT) }, null, 2),
     );
     const byFile = new Map<string, string>();
-    // Samples sit one folder down, so `../collections/Notes.ts` reaches the collection
-    // sample of that path (a sample whose first line is `// collections/Notes.ts`).
-    await Deno.mkdir(join(dir, "samples"));
-    await Deno.mkdir(join(dir, "collections"));
+    // Samples sit one folder down in a folder of their page, so `../collections/Notes.ts`
+    // reaches that page's collection sample of that path (`// collections/Notes.ts`).
     for (const [i, sample] of samples.entries()) {
-      const file = `samples/${String(i).padStart(3, "0")}_${
+      const page = sample.where.split(":")[0].replace(/[^A-Za-z0-9]+/g, "_");
+      await Deno.mkdir(join(dir, page, "samples"), { recursive: true });
+      await Deno.mkdir(join(dir, page, "collections"), { recursive: true });
+      const file = `${page}/samples/${String(i).padStart(3, "0")}_${
         sample.where.replace(/[^A-Za-z0-9]+/g, "_")
       }.ts`;
       byFile.set(file, sample.where);
       await Deno.writeTextFile(join(dir, file), sample.code + "\n");
       const named = /^\/\/ (collections\/\w+\.ts)\b/.exec(sample.code)?.[1];
-      if (named) await Deno.writeTextFile(join(dir, named), sample.code + "\n");
+      if (named) {
+        await Deno.writeTextFile(join(dir, page, named), sample.code + "\n");
+      }
     }
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
       args: ["check", "--quiet", ...byFile.keys()],
