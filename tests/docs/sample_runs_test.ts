@@ -9,10 +9,11 @@
 // subprocess, and checks what the page says it prints or does. The only changes to the text:
 // its base URL (`http://localhost:8000`, `https://app.example.com`) becomes the served app's,
 // and the substitutions an entry lists (a token the page writes as a placeholder; the
-// realtime sample's `// … later`, which waits until the harness has seen an event).
+// realtime sample's `// … later`, which waits until the harness has seen an event). A browser
+// snippet runs with `--location` and the session cookie a signed-in page would send.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type TestApp } from "../../testing/mod.ts";
+import type { TestApp } from "../../testing/mod.ts";
 import { createApp } from "../../mod.ts";
 import { pageAppFiles, REPO_ROOT, writeApp } from "./_doc_apps.ts";
 import { appPathOf, extractSamples, type Sample } from "./_samples.ts";
