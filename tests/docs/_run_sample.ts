@@ -82,6 +82,9 @@ export async function servePage(
   }
 }
 
+/** How long a sample may run before it is killed and its test fails. */
+const SAMPLE_TIMEOUT = 180_000;
+
 /** What a sample run printed. */
 export interface Ran {
   code: number;
@@ -165,14 +168,30 @@ export async function runSample(
         }),
       );
     const stderr = new Response(child.stderr).text();
+    // A sample that never ends fails the test instead of holding the run (generous: load).
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill("SIGKILL");
+    }, SAMPLE_TIMEOUT);
+    let failure: unknown;
     try {
       await options.during?.(() => stdout);
+    } catch (error) {
+      failure = error;
     } finally {
       await child.stdin.close();
     }
     const { code: exit } = await child.status;
+    clearTimeout(timer);
     await reading;
-    return { code: exit, stdout, stderr: await stderr };
+    const said = await stderr;
+    if (failure) throw failure;
+    assert.ok(
+      !hung,
+      `the sample still ran after ${SAMPLE_TIMEOUT} ms:\n${text}`,
+    );
+    return { code: exit, stdout, stderr: said };
   } finally {
     if (!options.cwd) await Deno.remove(dir, { recursive: true });
   }
