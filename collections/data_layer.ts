@@ -6,7 +6,6 @@
  * @module
  */
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "./database.ts";
 import { checkFieldDefaults } from "./check_defaults.ts";
 import type { Transaction } from "kysely";
@@ -35,6 +34,7 @@ import {
   writeChanges,
 } from "./changes/log.ts";
 import { ChangeFeed } from "./changes/feed.ts";
+import { asyncCarrier } from "../utils/_async_carrier.ts";
 import { DELETED_TABLE_STATEMENTS } from "./changes/deleted.ts";
 
 export type {
@@ -230,7 +230,9 @@ export async function openDataLayer(
     }
     types[name] = type;
   }
-  const storage = new AsyncLocalStorage<
+  // A carrier, not an AsyncLocalStorage: each nested AsyncLocalStorage run made every await
+  // of the write beneath it dearer (see utils/_async_carrier.ts).
+  const storage = asyncCarrier<
     {
       // deno-lint-ignore no-explicit-any
       trx: Transaction<any>;
@@ -242,7 +244,7 @@ export async function openDataLayer(
     url: options.url,
     pgSchema: options.pgSchema,
     busyTimeout: options.busyTimeout,
-    holdsConnection: () => storage.getStore() !== undefined,
+    holdsConnection: () => storage.get() !== undefined,
   });
   const { db, dialect } = opened;
   let collections: Map<string, ResolvedCollection>;
@@ -304,11 +306,11 @@ export async function openDataLayer(
     queryFilters: [...(options.queryFilters ?? [])],
     render: options.messages ?? renderDefaultMessage,
     now: () => Math.trunc(now()),
-    executor: () => storage.getStore()?.trx ?? db,
-    inTransaction: () => storage.getStore() !== undefined,
+    executor: () => storage.get()?.trx ?? db,
+    inTransaction: () => storage.get() !== undefined,
     reader,
     async transaction<T>(fn: () => Promise<T>): Promise<T> {
-      if (storage.getStore()) return await fn();
+      if (storage.get()) return await fn();
       const run = async () => {
         const changes: ChangeEntry[] = [];
         const committed: (() => void)[] = [];
@@ -318,7 +320,7 @@ export async function openDataLayer(
             const value = await fn();
             first = await writeChanges(trx, dialect, changes);
             return value;
-          })
+          }, undefined)
         );
         if (changes.length > 0) {
           if (first === null) feed.wake();
@@ -340,7 +342,7 @@ export async function openDataLayer(
     },
     recordChange(collection, uuid, op, changed, locale): void {
       if (!collection.events) return;
-      const store = storage.getStore();
+      const store = storage.get();
       if (!store) throw new Error("A change is recorded outside a transaction");
       store.changes.push({
         collection: collection.name,
@@ -356,9 +358,9 @@ export async function openDataLayer(
     keepDeleted: new Set(options.keepDeleted ?? []),
     files: options.files ?? null,
     actingUser,
-    changeMark: () => storage.getStore()?.changes.length ?? 0,
+    changeMark: () => storage.get()?.changes.length ?? 0,
     rewindChanges(mark: number): void {
-      storage.getStore()?.changes.splice(mark);
+      storage.get()?.changes.splice(mark);
     },
     query: (name: string) => createQueryBuilder(ctx, ctx.collection(name)),
     collection(name: string): ResolvedCollection {
@@ -382,7 +384,7 @@ export async function openDataLayer(
     transaction: (fn) => ctx.transaction(fn),
     executor: ctx.executor,
     afterCommit(fn: () => void): void {
-      const store = storage.getStore();
+      const store = storage.get();
       if (store) store.committed.push(fn);
       else fn();
     },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { engineCarrier, storageCarrier } from "./_event_context.ts";
+import { asyncCarrier } from "../utils/_async_carrier.ts";
 
 /** What a handler or middleware receives for one request. */
 export interface StrataEvent {
@@ -36,7 +36,7 @@ export interface StrataEvent {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-const carrier = engineCarrier<StrataEvent>() ?? storageCarrier<StrataEvent>();
+const carrier = asyncCarrier<StrataEvent>();
 
 /**
  * Runs `fn` with `event` as the current event.

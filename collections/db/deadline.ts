@@ -9,10 +9,10 @@
  * @module
  */
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import { HTTPError } from "../../router/errors.ts";
+import { asyncCarrier } from "../../utils/_async_carrier.ts";
 
-const timeouts = new AsyncLocalStorage<number>();
+const timeouts = asyncCarrier<number>();
 
 /**
  * Runs `fn` with every statement it starts (in its async context) limited to `ms`
@@ -30,7 +30,7 @@ export function withQueryTimeout<T>(ms: number | false, fn: () => T): T {
   const limit = ms === false || !Number.isFinite(ms) || ms <= 0
     ? 0
     : Math.ceil(ms);
-  return timeouts.run(limit, fn);
+  return timeouts.run(limit, fn, undefined);
 }
 
 /**
@@ -43,7 +43,7 @@ export function withQueryTimeout<T>(ms: number | false, fn: () => T): T {
  * ```
  */
 export function currentQueryTimeout(): number {
-  return timeouts.getStore() ?? 0;
+  return timeouts.get() ?? 0;
 }
 
 /** The `data.code` of a statement stopped at its deadline. */

@@ -1,11 +1,16 @@
 import assert from "node:assert/strict";
 import pg from "pg";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "kysely";
 import { defineCollection, field } from "./_imports.ts";
 import { created, dataTest, dbTest, refused } from "./_helpers.ts";
 import type { DataLayer } from "../../collections/mod.ts";
 import { kyselyOf } from "../../collections/database.ts";
 import { errorCodes } from "../../collections/results.ts";
+import {
+  currentQueryTimeout,
+  withQueryTimeout,
+} from "../../collections/db/deadline.ts";
 
 const collections = {
   Notes: defineCollection({
@@ -164,5 +169,30 @@ dbTest(
     }
     assert.equal(await data.query("Notes").count(), 1);
     assert.equal(await data.query("Drafts").count(), 1);
+  },
+);
+
+dbTest(
+  "transaction: writes join it beneath an app's own AsyncLocalStorage and a query deadline, and nothing leaks out",
+  async (db) => {
+    const data = await db.open({ collections });
+    const app = new AsyncLocalStorage<string>();
+    await assert.rejects(
+      data.transaction(() =>
+        app.run("app", () =>
+          withQueryTimeout(5000, async () => {
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            assert.equal(currentQueryTimeout(), 5000);
+            assert.equal(app.getStore(), "app");
+            created(await data.query("Drafts").create({ title: "rolled" }));
+            throw new Error("Roll back");
+          }))
+      ),
+      /Roll back/,
+    );
+    // The create joined the transaction: it rolled back with it.
+    assert.equal(await data.query("Drafts").count(), 0);
+    assert.equal(currentQueryTimeout(), 0);
+    assert.equal(data.executor(), data.db);
   },
 );

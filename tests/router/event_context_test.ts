@@ -4,7 +4,7 @@ import {
   engineCarrier,
   type EventCarrier,
   storageCarrier,
-} from "../../router/_event_context.ts";
+} from "../../utils/_async_carrier.ts";
 import { currentEvent, runWithEvent, useEvent } from "../../router/event.ts";
 import type { StrataEvent } from "../../router/event.ts";
 
@@ -21,7 +21,7 @@ const carriers: [string, () => EventCarrier<Mark> | undefined][] = [
 ];
 
 // The fast carrier relies on Deno's internal async-context functions (see
-// router/_event_context.ts). Should a Deno upgrade drop or change them, this fails: requests
+// utils/_async_carrier.ts). Should a Deno upgrade drop or change them, this fails: requests
 // still work (AsyncLocalStorage takes over) but pay its cost again; re-measure bench/http.
 Deno.test("the engine carrier is available in this Deno", () => {
   assert.equal(engineCarrier()?.kind, "engine");

@@ -1,4 +1,6 @@
-// Where the current request's event lives while its code runs, across every `await`.
+// Where a value lives while code runs, across every `await`: the current request's event
+// (router/event.ts), a statement deadline (collections/db/deadline.ts), a data layer's
+// transaction (collections/data_layer.ts).
 //
 // The portable carrier is AsyncLocalStorage. In Deno, `storage.run` costs a fresh WeakMap entry
 // per call (its store is kept in a WeakMap keyed by a per-run object), and under load the
@@ -9,10 +11,12 @@
 // object per request and no weak entry. That entry point is Deno's internal core API, so it
 // is used only after it proved at load that it behaves as AsyncLocalStorage expects;
 // otherwise AsyncLocalStorage is the carrier. `useEvent()` answers the same either way.
+// Nesting matters too: with three AsyncLocalStorage runs nested (event, deadline,
+// transaction) 30 awaits beneath them took 6.1 µs against 1.4 µs under one.
 
 import { AsyncLocalStorage } from "node:async_hooks";
 
-/** Runs code with an event as the current one, and reads it back. */
+/** Runs code with a value as the current one, and reads it back. */
 export interface EventCarrier<E> {
   /** `"engine"` (Deno's async context, written directly) or `"storage"` (AsyncLocalStorage). */
   readonly kind: "engine" | "storage";
@@ -148,4 +152,9 @@ export function engineCarrier<E>(): EventCarrier<E> | undefined {
     get: () =>
       (getAsyncContext() as Mapping | undefined)?.[key] as E | undefined,
   };
+}
+
+/** The engine carrier where it behaves, else the AsyncLocalStorage one. */
+export function asyncCarrier<E>(): EventCarrier<E> {
+  return engineCarrier<E>() ?? storageCarrier<E>();
 }
