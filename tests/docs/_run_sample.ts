@@ -112,10 +112,7 @@ export interface RunOptions {
   during?: (stdout: () => string) => Promise<unknown>;
 }
 
-/**
- * Runs `code` as `sample.ts` after the substitutions (each must apply, so a sample that
- * changes under the harness fails rather than running unpointed), and answers its output.
- */
+/** Runs `code` as `sample.ts` after the substitutions and answers its output. */
 export async function runSample(
   code: string,
   options: RunOptions = {},
@@ -129,14 +126,7 @@ export async function runSample(
     );
     for (const origin of origins) replace.push([origin, options.base]);
   }
-  let text = code;
-  for (const [from, to] of replace) {
-    assert.ok(
-      text.includes(from),
-      `the sample no longer has ${from}:\n${code}`,
-    );
-    text = text.replaceAll(from, to);
-  }
+  const text = substitute(code, replace);
   const dir = options.cwd ??
     await Deno.makeTempDir({ prefix: "strata_docs_sample_" });
   try {
@@ -195,6 +185,22 @@ export async function runSample(
   } finally {
     if (!options.cwd) await Deno.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * `code` with each `[from, to]` replaced; each must occur, so a sample that changes under
+ * the harness fails rather than running unpointed.
+ */
+export function substitute(code: string, replace: [string, string][]): string {
+  let text = code;
+  for (const [from, to] of replace) {
+    assert.ok(
+      text.includes(from),
+      `the sample no longer has ${from}:\n${code}`,
+    );
+    text = text.replaceAll(from, to);
+  }
+  return text;
 }
 
 /** Asserts a run exited 0 and answers its stdout. */

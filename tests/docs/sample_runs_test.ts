@@ -25,8 +25,10 @@ import {
   type Served,
   type ServeOptions,
   servePage,
+  substitute,
   succeeded,
 } from "./_run_sample.ts";
+import { startS3 } from "../files/_s3.ts";
 
 /** A way to run one sample: `has` picks it out of its page (exactly one sample contains it). */
 interface Run {
@@ -468,6 +470,51 @@ const RUNS: Run[] = [
         const printed = succeeded("progress", await runSample(code, { base }));
         assert.match(printed, /^100%\n[0-9a-f-]{36}\n$/);
       }),
+  },
+  {
+    page: "docs/files.md",
+    has: 'driver: "s3"',
+    async run(code, database) {
+      const s3 = await startS3("my-app-uploads");
+      // The config reads its keys from the environment when the app imports it.
+      const env = {
+        UPLOADS_SECRET: "docs-sample-uploads-secret",
+        S3_ACCESS_KEY_ID: s3.storage.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.storage.secretAccessKey,
+      };
+      for (const [name, value] of Object.entries(env)) {
+        Deno.env.set(name, value);
+      }
+      try {
+        const config = substitute(code, [
+          ["https://s3.eu-central-1.amazonaws.com", s3.storage.endpoint],
+          // A bucket on loopback has no host name of its own: path-style addressing.
+          ["forcePathStyle: false", "forcePathStyle: true"],
+        ]);
+        await withServed("docs/files.md", database, async ({ base, root }) => {
+          const form = new FormData();
+          form.set("data", JSON.stringify({ title: "Sunset" }));
+          form.set("image", new Blob([PNG]), "sunset.png");
+          const created = await fetch(base + "/collections/photos", {
+            method: "POST",
+            body: form,
+          });
+          const record = await created.json();
+          assert.equal(created.status, 201, JSON.stringify(record));
+          const file = await fetch(new URL(record.image.url, base));
+          assert.equal(file.status, 200);
+          assert.deepEqual(new Uint8Array(await file.arrayBuffer()), PNG);
+          // The bytes went to the bucket, not to the fs driver's folder.
+          await assert.rejects(
+            Deno.stat(join(root, ".data")),
+            Deno.errors.NotFound,
+          );
+        }, { extra: { "strata.config.ts": config } });
+      } finally {
+        for (const name of Object.keys(env)) Deno.env.delete(name);
+        await s3.close();
+      }
+    },
   },
   {
     page: "docs/realtime.md",
