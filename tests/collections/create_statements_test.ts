@@ -152,7 +152,9 @@ dbTest(
       const statements = await pgStatements(() =>
         data.query(name).create({ title: "one", done: true })
       );
-      const writes = statements.filter((text) => text.includes("insert"));
+      const writes = statements.filter((text) =>
+        text.includes(`insert into "${name}"`)
+      );
       assert.equal(writes.length, 1, statements.join("\n---\n"));
       assert.match(writes[0], /^begin;\n/);
       assert.match(writes[0], new RegExp(`insert into "${name}"`));
