@@ -20,3 +20,22 @@ export function backgroundInterval(
   Deno.unrefTimer(timer as unknown as number);
   return timer;
 }
+
+/**
+ * `setTimeout` whose timer does not keep the process alive.
+ *
+ * @example
+ * ```ts
+ * import { backgroundTimeout } from "./_background_interval.ts";
+ * const timer = backgroundTimeout(() => console.log("later"), 1000);
+ * clearTimeout(timer);
+ * ```
+ */
+export function backgroundTimeout(
+  run: () => void,
+  ms: number,
+): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(run, ms);
+  Deno.unrefTimer(timer as unknown as number);
+  return timer;
+}

@@ -30,7 +30,10 @@ import {
   readChanges,
   readChangesAwaiting,
 } from "./log.ts";
-import { backgroundInterval } from "../../utils/_background_interval.ts";
+import {
+  backgroundInterval,
+  backgroundTimeout,
+} from "../../utils/_background_interval.ts";
 
 /** Receives each new batch of committed changes, oldest first. */
 export type ChangeListener = (events: readonly ChangeEvent[]) => void;
@@ -80,7 +83,32 @@ interface ListenClient {
   connect(): Promise<void>;
   query(text: string): Promise<unknown>;
   end(): Promise<void>;
+  /** Lets the process exit while the connection is open (pg's `Client.unref`). */
+  unref(): void;
+  /** Undoes {@link ListenClient.unref}. */
+  ref(): void;
   on(event: string, listener: (...args: unknown[]) => void): void;
+}
+
+const listenWork = new WeakMap<ListenClient, number>();
+
+/**
+ * Runs `work` on the unref'd `LISTEN` connection while it keeps the process alive: a script
+ * awaiting it (a NOTIFY, the connection's end) must not see its event loop end first.
+ */
+async function awaitOnListen<T>(
+  client: ListenClient,
+  work: () => Promise<T>,
+): Promise<T> {
+  listenWork.set(client, (listenWork.get(client) ?? 0) + 1);
+  client.ref();
+  try {
+    return await work();
+  } finally {
+    const left = (listenWork.get(client) ?? 1) - 1;
+    listenWork.set(client, left);
+    if (left === 0) client.unref();
+  }
 }
 
 /**
@@ -251,7 +279,10 @@ export class ChangeFeed {
       .then(() => {
         this.#announced = performance.now();
         const pool = () => sql.raw(NOTIFY).execute(this.#options.db);
-        return this.#listen?.query(NOTIFY).catch(pool) ?? pool();
+        const listen = this.#listen;
+        return listen
+          ? awaitOnListen(listen, () => listen.query(NOTIFY)).catch(pool)
+          : pool();
       }).then(() => {}, () => {})
       .finally(() => {
         this.#announcing = null;
@@ -289,7 +320,7 @@ export class ChangeFeed {
     while (this.#announcing) await this.#announcing;
     const client = this.#listen;
     this.#listen = null;
-    await client?.end().catch(() => {});
+    if (client) await awaitOnListen(client, () => client.end()).catch(() => {});
   }
 
   #start(): Promise<void> {
@@ -359,6 +390,10 @@ export class ChangeFeed {
       await client.end().catch(() => {});
       return;
     }
+    // Waiting for notifications must not keep a stopped app's process alive (SIGTERM under
+    // `deno serve` ends the server, then the process exits once nothing else holds it);
+    // its own statements hold it again while they run (see awaitOnListen).
+    client.unref();
     this.#listen = client;
   }
 
@@ -371,10 +406,10 @@ export class ChangeFeed {
       this.#reconnect = undefined;
       if (this.#closed) return;
       this.#connectListener().then(() => this.wake(), () => {
-        this.#reconnect = setTimeout(retry, 1000);
+        this.#reconnect = backgroundTimeout(retry, 1000);
       });
     };
-    this.#reconnect = setTimeout(retry, 1000);
+    this.#reconnect = backgroundTimeout(retry, 1000);
   }
 
   async #pump(): Promise<void> {

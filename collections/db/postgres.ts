@@ -129,6 +129,9 @@ export async function createPostgresDialect(
     max: options.max ?? 10,
     options: settings.join(" "),
     types: typeParsers,
+    // Idle connections must not keep a stopped app's process alive (SIGTERM under
+    // `deno serve` ends the server; the process then exits once nothing else holds it).
+    allowExitOnIdle: true,
   });
   // An idle client can fail (server restart); without a listener that would crash the process.
   pool.on("error", () => {});

@@ -14,7 +14,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { TestApp } from "../../testing/mod.ts";
+import { sql } from "kysely";
 import { createApp } from "../../mod.ts";
+import { openDatabase } from "../../collections/db/open_database.ts";
 import { pageAppFiles, REPO_ROOT, writeApp } from "./_doc_apps.ts";
 import { appPathOf, extractSamples, type Sample } from "./_samples.ts";
 import {
@@ -108,23 +110,57 @@ async function loginStatus(
 }
 
 /**
+ * A PostgreSQL database of its own for one run (main.ts takes its database from
+ * DATABASE_URL, where a schema cannot be named): its URL, and how to drop it.
+ */
+async function ownPostgresDatabase(
+  url: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `strata_docs_${crypto.randomUUID().slice(0, 8)}`;
+  const admin = await openDatabase({ url });
+  try {
+    await sql`create database ${sql.id(name)}`.execute(admin.db);
+  } finally {
+    await admin.db.destroy();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return {
+    url: own.href,
+    async drop() {
+      const dropping = await openDatabase({ url });
+      try {
+        await sql`drop database if exists ${sql.id(name)} with (force)`
+          .execute(dropping.db);
+      } finally {
+        await dropping.db.destroy();
+      }
+    },
+  };
+}
+
+/**
  * A `main.ts` sample serves: written into its page's app, started with
- * `deno serve -A main.ts` on a free port (SQLite: main.ts takes its database from
- * DATABASE_URL, where a PostgreSQL schema of its own cannot be named), asked `path`.
+ * `deno serve -A main.ts` on a free port on `database` (SQLite: a file in the app; PostgreSQL:
+ * a database of its own), asked `path`, then stopped with SIGTERM.
  */
 async function servesMain(
   page: string,
   code: string,
+  database: string,
   prepare: (app: { query: TestApp["query"] }) => Promise<string>,
   check: (response: Response) => Promise<void>,
 ): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "strata_docs_main_" });
+  const postgres = database.startsWith("postgres")
+    ? await ownPostgresDatabase(database)
+    : undefined;
   try {
     await writeApp(
       root,
       new Map([...await pageAppFiles(page), ["main.ts", code]]),
     );
-    const database = join(root, ".data", "app.db");
+    database = postgres?.url ?? join(root, ".data", "app.db");
     const seeding = await createApp({ root, database });
     let path: string;
     try {
@@ -178,6 +214,7 @@ async function servesMain(
     }
   } finally {
     await Deno.remove(root, { recursive: true });
+    await postgres?.drop();
   }
 }
 
@@ -185,9 +222,8 @@ const RUNS: Run[] = [
   {
     page: "README.md",
     has: "// main.ts",
-    perDatabase: false,
-    run: (code) =>
-      servesMain("README.md", code, async (app) => {
+    run: (code, database) =>
+      servesMain("README.md", code, database, async (app) => {
         const created = await app.query("Posts").create({ title: "Hello" });
         assert.ok(created.ok);
         return `/posts/${created.record.UUID}`;
@@ -199,11 +235,11 @@ const RUNS: Run[] = [
   {
     page: "docs/getting-started.md",
     has: "// main.ts",
-    perDatabase: false,
-    run: (code) =>
+    run: (code, database) =>
       servesMain(
         "docs/getting-started.md",
         code,
+        database,
         () => Promise.resolve("/hello?name=Ada"),
         async (response) => {
           assert.equal(response.status, 200);
