@@ -53,13 +53,7 @@ export function passThrough(
       const { done, value } = await reader.read(
         new Uint8Array(view.buffer, view.byteOffset, view.byteLength),
       );
-      try {
-        if (done) hooks.end();
-        else hooks.chunk(value);
-      } catch (error) {
-        await reader.cancel(error).catch(() => {});
-        throw error;
-      }
+      await tellHooks(hooks, reader, done ? undefined : value);
       if (done) controller.close();
       if (value) request.respondWithNewView(value);
     },
@@ -76,16 +70,28 @@ function chunkPassThrough(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
-      try {
-        if (done) hooks.end();
-        else hooks.chunk(value);
-      } catch (error) {
-        await reader.cancel(error).catch(() => {});
-        throw error;
-      }
+      await tellHooks(hooks, reader, done ? undefined : value);
       if (done) controller.close();
       else controller.enqueue(value);
     },
     cancel: (reason) => reader.cancel(reason),
   }, { highWaterMark: 0 });
+}
+
+/**
+ * Hands the hooks a read's bytes, or the end when there are none; a hook that throws cancels
+ * the source and fails the stream with its error.
+ */
+async function tellHooks(
+  hooks: PassThroughHooks,
+  reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>,
+  bytes: Uint8Array | undefined,
+): Promise<void> {
+  try {
+    if (bytes === undefined) hooks.end();
+    else hooks.chunk(bytes);
+  } catch (error) {
+    await reader.cancel(error).catch(() => {});
+    throw error;
+  }
 }

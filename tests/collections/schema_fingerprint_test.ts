@@ -8,6 +8,7 @@ import pg from "pg";
 import { sql } from "kysely";
 import { type DataLayer, defineCollection, field } from "./_imports.ts";
 import { created, dbTest, type TestDatabase } from "./_helpers.ts";
+import { columns, indexes } from "./_schema_reads.ts";
 
 /** Runs `statements` on their own connection, as another program would. */
 async function byHand(db: TestDatabase, statements: string): Promise<void> {
@@ -27,29 +28,6 @@ async function byHand(db: TestDatabase, statements: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function columns(data: DataLayer, table: string): Promise<string[]> {
-  const rows = data.dialect === "postgres"
-    ? await sql<
-      { name: string }
-    >`select column_name as name from information_schema.columns
-        where table_schema = current_schema() and table_name = ${table}
-        order by ordinal_position`.execute(kyselyOf(data.db))
-    : await sql<{ name: string }>`select name from pragma_table_info(${table})`
-      .execute(kyselyOf(data.db));
-  return rows.rows.map((r) => r.name);
-}
-
-async function indexes(data: DataLayer): Promise<string[]> {
-  const rows = data.dialect === "postgres"
-    ? await sql<{ name: string }>`select indexname as name from pg_indexes
-        where schemaname = current_schema()`.execute(kyselyOf(data.db))
-    : await sql<
-      { name: string }
-    >`select name from sqlite_master where type = 'index'`
-      .execute(kyselyOf(data.db));
-  return rows.rows.map((r) => r.name).sort();
 }
 
 /** When `_strata_schema` says Posts was last synced. */

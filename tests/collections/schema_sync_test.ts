@@ -3,29 +3,7 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { type DataLayer, defineCollection, field } from "./_imports.ts";
 import { created, dbTest } from "./_helpers.ts";
-
-async function columns(data: DataLayer, table: string): Promise<string[]> {
-  const rows = data.dialect === "postgres"
-    ? await sql<
-      { name: string }
-    >`select column_name as name from information_schema.columns
-        where table_schema = current_schema() and table_name = ${table}
-        order by ordinal_position`.execute(kyselyOf(data.db))
-    : await sql<{ name: string }>`select name from pragma_table_info(${table})`
-      .execute(kyselyOf(data.db));
-  return rows.rows.map((r) => r.name);
-}
-
-async function indexes(data: DataLayer): Promise<string[]> {
-  const rows = data.dialect === "postgres"
-    ? await sql<{ name: string }>`select indexname as name from pg_indexes
-        where schemaname = current_schema()`.execute(kyselyOf(data.db))
-    : await sql<
-      { name: string }
-    >`select name from sqlite_master where type = 'index'`
-      .execute(kyselyOf(data.db));
-  return rows.rows.map((r) => r.name).sort();
-}
+import { columns, indexes } from "./_schema_reads.ts";
 
 const v1 = {
   Posts: defineCollection({

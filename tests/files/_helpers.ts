@@ -9,6 +9,7 @@ import { fixturePath } from "../_helpers/fixture_app.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
 import { ADMIN, createUser, login } from "../auth/_helpers.ts";
 import { startS3 } from "./_s3.ts";
+import { byteStreamOf } from "./_byte_stream.ts";
 
 export { PG_URL };
 
@@ -118,33 +119,6 @@ export function form(parts: readonly Part[]): FormData {
 
 let forms = 0;
 
-/** `bytes` as a byte stream giving at most 7,000 bytes per read. */
-function byteStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    type: "bytes",
-    pull(controller) {
-      const request = controller.byobRequest;
-      if (at >= bytes.length) {
-        controller.close();
-        request?.respond(0);
-        return;
-      }
-      const n = Math.min(7000, bytes.length - at);
-      if (!request) {
-        controller.enqueue(bytes.slice(at, at + n));
-        at += n;
-        return;
-      }
-      const view = request.view as Uint8Array;
-      const take = Math.min(n, view.byteLength);
-      view.set(bytes.subarray(at, at + take));
-      at += take;
-      request.respond(take);
-    },
-  });
-}
-
 /** Sends a request to the app (path relative to http://localhost). */
 export async function send(
   app: App,
@@ -167,7 +141,9 @@ export async function send(
     // the multipart reader's buffer); the rest as the Request's own stream of a FormData.
     const encoded = new Request("http://localhost/", { method: "POST", body });
     headers.set("content-type", encoded.headers.get("content-type")!);
-    body = byteStream(new Uint8Array(await encoded.arrayBuffer()));
+    body = byteStreamOf(new Uint8Array(await encoded.arrayBuffer()), {
+      chunk: 7000,
+    });
   }
   const response = await app.fetch(
     new Request(new URL(path, "http://localhost"), { method, headers, body }),

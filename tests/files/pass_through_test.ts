@@ -3,6 +3,7 @@
 // the consumer's buffer) and other streams alike.
 import assert from "node:assert/strict";
 import { passThrough } from "../../files/_pass_through.ts";
+import { byteStreamOf } from "./_byte_stream.ts";
 
 const bytes = new Uint8Array(200_000).map((_, i) => i % 251);
 
@@ -10,31 +11,11 @@ function sources(
   cancelled: unknown[],
 ): Record<string, () => ReadableStream<Uint8Array>> {
   return {
-    bytes: () => {
-      let at = 0;
-      return new ReadableStream({
-        type: "bytes",
-        pull(controller) {
-          const request = controller.byobRequest;
-          if (at >= bytes.length) {
-            controller.close();
-            request?.respond(0);
-            return;
-          }
-          if (!request) {
-            controller.enqueue(bytes.slice(at, at + 30_000));
-            at += 30_000;
-            return;
-          }
-          const view = request.view as Uint8Array;
-          const take = Math.min(view.byteLength, 30_000, bytes.length - at);
-          view.set(bytes.subarray(at, at + take));
-          at += take;
-          request.respond(take);
-        },
-        cancel: (reason) => void cancelled.push(reason),
-      });
-    },
+    bytes: () =>
+      byteStreamOf(bytes, {
+        chunk: 30_000,
+        onCancel: (reason) => void cancelled.push(reason),
+      }),
     chunks: () => {
       let at = 0;
       return new ReadableStream<Uint8Array>({

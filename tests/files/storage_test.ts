@@ -5,6 +5,7 @@ import type { StorageDriver } from "../../files/storage/driver.ts";
 import { fsStorage } from "../../files/storage/fs.ts";
 import { PART_SIZE, s3Storage } from "../../files/storage/s3.ts";
 import { startS3 } from "./_s3.ts";
+import { byteStreamOf } from "./_byte_stream.ts";
 
 function bytesOf(size: number, seed = 7): Uint8Array {
   const out = new Uint8Array(size);
@@ -48,31 +49,7 @@ function failingStream(size: number): ReadableStream<Uint8Array> {
  * of its own, at most `chunk` bytes per read.
  */
 const byteStreams: Streams = {
-  of(bytes, chunk = 65536) {
-    let at = 0;
-    return new ReadableStream({
-      type: "bytes",
-      pull(controller) {
-        const request = controller.byobRequest;
-        if (at >= bytes.length) {
-          controller.close();
-          request?.respond(0);
-          return;
-        }
-        const n = Math.min(chunk, bytes.length - at);
-        if (!request) {
-          controller.enqueue(bytes.slice(at, at + n));
-          at += n;
-          return;
-        }
-        const view = request.view as Uint8Array;
-        const take = Math.min(n, view.byteLength);
-        view.set(bytes.subarray(at, at + take));
-        at += take;
-        request.respond(take);
-      },
-    });
-  },
+  of: (bytes, chunk = 65536) => byteStreamOf(bytes, { chunk }),
   failing(size) {
     let sent = 0;
     return new ReadableStream({
@@ -280,24 +257,9 @@ Deno.test("the fs driver reads a byte stream into buffers of its own", async () 
   try {
     const bytes = bytesOf(3 * 1024 * 1024 + 5);
     const views: number[] = [];
-    let at = 0;
-    const stream = new ReadableStream({
-      type: "bytes",
-      pull(controller) {
-        const request = controller.byobRequest;
-        if (at >= bytes.length) {
-          controller.close();
-          request?.respond(0);
-          return;
-        }
-        if (!request) throw new Error("The driver read without a buffer");
-        const view = request.view as Uint8Array;
-        views.push(view.byteLength);
-        const take = Math.min(view.byteLength, bytes.length - at);
-        view.set(bytes.subarray(at, at + take));
-        at += take;
-        request.respond(take);
-      },
+    const stream = byteStreamOf(bytes, {
+      byobOnly: true,
+      onRead: (viewBytes) => views.push(viewBytes),
     });
     await fsStorage(dir).put("files/ab/big", stream, { type: "a/b" });
     assert.deepEqual(await Deno.readFile(`${dir}/files/ab/big`), bytes);
