@@ -108,6 +108,11 @@ export interface RunOptions {
    * requests carry it and their `Origin`, as a browser sends them.
    */
   cookie?: string;
+  /**
+   * Module text run before the sample (`--preload`): what a person at the terminal supplies
+   * (a `prompt` that answers), as `cookie` supplies what a browser sends.
+   */
+  preload?: string;
   /** Runs while the sample does; the sample's stdin closes when it resolves. */
   during?: (stdout: () => string) => Promise<unknown>;
 }
@@ -131,7 +136,11 @@ export async function runSample(
     await Deno.makeTempDir({ prefix: "strata_docs_sample_" });
   try {
     const files = new Map([["sample.ts", text]]);
-    if (options.cookie) files.set("browser.ts", browser(options.cookie));
+    const preload = [
+      options.cookie ? browser(options.cookie) : "",
+      options.preload ?? "",
+    ].join("\n").trim();
+    if (preload) files.set("preload.ts", preload);
     await writeApp(dir, files);
     const child = new Deno.Command(Deno.execPath(), {
       args: [
@@ -139,7 +148,7 @@ export async function runSample(
         "-A",
         "--no-check",
         ...options.location ? [`--location=${options.location}`] : [],
-        ...options.cookie ? ["--preload=browser.ts"] : [],
+        ...preload ? ["--preload=preload.ts"] : [],
         "sample.ts",
       ],
       cwd: dir,

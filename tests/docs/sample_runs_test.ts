@@ -13,6 +13,8 @@
 // snippet runs with `--location` and the session cookie a signed-in page would send.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { decodeBase32, totpCode } from "../../auth/totp.ts";
 import type { TestApp } from "../../testing/mod.ts";
 import { sql } from "kysely";
 import { createApp } from "../../mod.ts";
@@ -87,6 +89,21 @@ async function mailedToken(
   );
   assert.ok(mail, `no mail with ${path} to ${email}`);
   return new RegExp(`${path}\\?token=([\\w-]+)`).exec(mail.text)![1];
+}
+
+/**
+ * A preload whose `prompt` is a person at the terminal: it says what was asked and types the
+ * current code of the TOTP `secret` (nothing without one).
+ */
+function typist(secret?: string): string {
+  const totp = pathToFileURL(join(REPO_ROOT, "auth", "totp.ts")).href;
+  return `import { decodeBase32, totpCode } from ${JSON.stringify(totp)};
+const SECRET = ${JSON.stringify(secret ?? "")};
+globalThis.prompt = (message) => {
+  console.log("prompt: " + message);
+  return SECRET ? totpCode(decodeBase32(SECRET), Date.now()) : null;
+};
+`;
 }
 
 /** POST of JSON to the app, in-process. */
@@ -409,12 +426,46 @@ const RUNS: Run[] = [
     has: "totpRequired",
     run: (code, database) =>
       withServed("docs/accounts.md", database, async ({ app, base }) => {
-        // Without two-factor sign-in the first login succeeds (prompt() needs a terminal).
-        const ada = await user(app, "ada@example.com", "violet-anchor-47");
-        succeeded("login", await runSample(code, { base }));
-        const sessions = await app.query("Sessions").where({ user: ada })
-          .count();
-        assert.equal(sessions, 1);
+        // Without two-factor sign-in the first login succeeds; prompt() is never asked.
+        const password = "violet-anchor-47";
+        const ada = await user(app, "ada@example.com", password);
+        const sessions = () =>
+          app.query("Sessions").where({ user: ada }).count();
+        assert.equal(
+          succeeded(
+            "login",
+            await runSample(code, { base, preload: typist() }),
+          ),
+          "",
+        );
+        assert.equal(await sessions(), 1);
+        // With it on, the first login is refused with totpRequired, and the code the person
+        // types at prompt("Code?") signs in.
+        const signedIn = await app.signIn("ada@example.com", password);
+        const setup = await signedIn.request("/auth/totp/setup", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ password }),
+        });
+        assert.equal(setup.status, 200);
+        const { secret } = await setup.json();
+        // Enabled with the previous step's code (neighbouring steps count), so the code of
+        // the step the sample runs in is one not used yet.
+        const enabled = await signedIn.request("/auth/totp/enable", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            code: totpCode(decodeBase32(secret)!, Date.now() - 30_000),
+          }),
+        });
+        assert.equal(enabled.status, 200);
+        const before = await sessions();
+        const printed = succeeded(
+          "login with a code",
+          await runSample(code, { base, preload: typist(secret) }),
+        );
+        assert.equal(printed, "prompt: Code?\n");
+        assert.equal(await sessions(), before + 1);
       }),
   },
   {
