@@ -314,11 +314,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       stage++;
       index = 0;
     }
-    // A declared length says there is a body without making its stream (see body.ts).
     if (
-      stage === 2 && route.maxBodySize !== Infinity &&
-      (event.request.headers.has("content-length") ||
-        event.request.body !== null)
+      stage === 2 && route.maxBodySize !== Infinity && hasBody(event.request)
     ) {
       return event.bufferBody().then(() => proceed(route, event, 3, 0));
     }
@@ -467,4 +464,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
   };
+}
+
+/**
+ * Whether `request` carries a body. A declared length says so without making the body's
+ * stream (see body.ts). A GET or HEAD is asked its body alone: reading a served request's
+ * headers costs it a copy of them all, which a GET route that never reads one would pay.
+ */
+function hasBody(request: Request): boolean {
+  if (request.method === "GET" || request.method === "HEAD") {
+    return request.body !== null;
+  }
+  return request.headers.has("content-length") || request.body !== null;
 }

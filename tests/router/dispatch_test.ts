@@ -318,3 +318,34 @@ Deno.test("an encoded slash is a plain 404", async () => {
   assert.equal(response.status, 404);
   await response.body?.cancel();
 });
+
+Deno.test("a GET route that reads no header leaves the request's headers unread", async () => {
+  // Reading a served request's headers copies them all; a GET answered without one must not
+  // pay that (a param route lost 14% of its throughput to such a read).
+  const app = dispatcher({ "GET /items": { handler: () => ({ ok: 1 }) } });
+  let reads = 0;
+  const request = get("/items");
+  const headers = request.headers;
+  Object.defineProperty(request, "headers", {
+    get() {
+      reads++;
+      return headers;
+    },
+  });
+  assert.equal((await app.fetch(request)).status, 200);
+  assert.equal(reads, 0);
+  // A POST with a declared length still has its body read (and its headers asked).
+  const posted = dispatcher({
+    "POST /items": {
+      handler: async () => await useEvent().body(),
+    },
+  });
+  const response = await posted.fetch(
+    new Request("http://localhost/items", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ a: 1 }),
+    }),
+  );
+  assert.deepEqual(await response.json(), { a: 1 });
+});
