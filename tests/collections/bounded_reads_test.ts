@@ -3,7 +3,10 @@
 // could run long keeps it, so the deadline still stops it and still moves it off the event
 // loop. The statements a read runs are captured and looked at, with their plans.
 import assert from "node:assert/strict";
-import { StatementSync } from "node:sqlite";
+import {
+  sqliteReadsDuring,
+  type SqliteRun,
+} from "../_helpers/sqlite_statements.ts";
 import { CompiledQuery, sql } from "kysely";
 import {
   BOUNDED_ROWS,
@@ -58,26 +61,11 @@ async function withPosts(
   }
 }
 
-interface Run {
-  sql: string;
-  parameters: unknown[];
-}
+type Run = SqliteRun;
 
 /** The reads of Posts that `fn` runs (not the judges' own `explain` and span reads). */
 async function reads(fn: () => Promise<unknown>): Promise<Run[]> {
-  const seen: Run[] = [];
-  const proto = StatementSync.prototype;
-  const all = proto.all;
-  proto.all = function (this: StatementSync, ...args: unknown[]) {
-    seen.push({ sql: this.sourceSQL, parameters: args });
-    return (all as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof proto.all;
-  try {
-    await fn();
-  } finally {
-    proto.all = all;
-  }
-  return seen.filter((run) =>
+  return (await sqliteReadsDuring(fn)).filter((run) =>
     /^select\b/.test(run.sql) && run.sql.includes(`from "Posts" as "m"`)
   );
 }

@@ -24,6 +24,23 @@ async function seqs(app: App): Promise<number[]> {
   return rows.map((row) => Number(row.seq));
 }
 
+/**
+ * A connection of its own to the app's PostgreSQL schema: a writer the app does not see,
+ * to hold a seq uncommitted.
+ */
+async function ownConnection(app: App): Promise<import("pg").Client> {
+  const { sql } = await import("kysely");
+  const schema = (await sql<{ name: string }>`select current_schema() as name`
+    .execute(kyselyOf(app.db))).rows[0].name;
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({
+    connectionString: Deno.env.get("STRATA_TEST_POSTGRES"),
+    options: `-c search_path=${schema}`,
+  });
+  await client.connect();
+  return client;
+}
+
 eventsTest("change log: every HTTP write path logs its changes", async (h) => {
   const app = await h.boot({ root: EVENTS_APP });
   const { cookie, user } = await install(app);
@@ -424,15 +441,7 @@ eventsTest(
   "change log: a feed nobody listens to does not step over a lower seq still uncommitted",
   async (h) => {
     const app = await h.boot({ root: EVENTS_APP });
-    const { sql } = await import("kysely");
-    const schema = (await sql<{ name: string }>`select current_schema() as name`
-      .execute(kyselyOf(app.db))).rows[0].name;
-    const pg = (await import("pg")).default;
-    const client = new pg.Client({
-      connectionString: Deno.env.get("STRATA_TEST_POSTGRES"),
-      options: `-c search_path=${schema}`,
-    });
-    await client.connect();
+    const client = await ownConnection(app);
     const seen: ChangeEvent[] = [];
     let stop = () => {};
     try {
@@ -473,16 +482,7 @@ eventsTest(
     const app = await h.boot({ root: EVENTS_APP });
     const seen: ChangeEvent[] = [];
     const stop = await app.data.feed.subscribe((e) => seen.push(...e));
-    const { kyselyOf } = await import("../../collections/database.ts");
-    const { sql } = await import("kysely");
-    const schema = (await sql<{ name: string }>`select current_schema() as name`
-      .execute(kyselyOf(app.db))).rows[0].name;
-    const pg = (await import("pg")).default;
-    const client = new pg.Client({
-      connectionString: Deno.env.get("STRATA_TEST_POSTGRES"),
-      options: `-c search_path=${schema}`,
-    });
-    await client.connect();
+    const client = await ownConnection(app);
     try {
       // A writer takes a seq and has not committed yet when a later seq commits.
       const held = async (label: string) => {
@@ -581,19 +581,10 @@ eventsTest(
   "change log: a feed starting while a lower seq is uncommitted waits for it instead of skipping it",
   async (h) => {
     const app = await h.boot({ root: EVENTS_APP });
-    const { kyselyOf } = await import("../../collections/database.ts");
     const { ChangeFeed } = await import("../../collections/changes/feed.ts");
-    const { sql } = await import("kysely");
     const db = kyselyOf(app.db);
-    const schema = (await sql<{ name: string }>`select current_schema() as name`
-      .execute(db)).rows[0].name;
-    const pg = (await import("pg")).default;
     const url = Deno.env.get("STRATA_TEST_POSTGRES")!;
-    const client = new pg.Client({
-      connectionString: url,
-      options: `-c search_path=${schema}`,
-    });
-    await client.connect();
+    const client = await ownConnection(app);
     const feed = new ChangeFeed({
       db,
       dialect: "postgres",

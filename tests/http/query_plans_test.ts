@@ -3,7 +3,7 @@
 // SQLite `EXPLAIN QUERY PLAN`). On PostgreSQL sequential scans and sorts are priced out, so
 // a plan with a Sort or a Seq Scan means no index can serve the statement at all.
 import assert from "node:assert/strict";
-import { StatementSync } from "node:sqlite";
+import { sqliteReadsDuring } from "../_helpers/sqlite_statements.ts";
 import pg from "pg";
 import { CompiledQuery, sql } from "kysely";
 import type { App } from "../../mod.ts";
@@ -26,17 +26,7 @@ async function capture(
 ): Promise<Captured[]> {
   const seen: Captured[] = [];
   if (dialect === "sqlite") {
-    const proto = StatementSync.prototype;
-    const all = proto.all;
-    proto.all = function (this: StatementSync, ...args: unknown[]) {
-      seen.push({ sql: this.sourceSQL, parameters: args });
-      return (all as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof proto.all;
-    try {
-      await fn();
-    } finally {
-      proto.all = all;
-    }
+    seen.push(...await sqliteReadsDuring(fn));
   } else {
     const proto = pg.Client.prototype as unknown as {
       query: (...args: unknown[]) => unknown;
