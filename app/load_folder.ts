@@ -38,14 +38,27 @@ export const CONFIG_FILE = "strata.config.ts";
 
 const MODULE_EXTENSIONS = /\.(ts|tsx|js|mjs|mts|jsx)$/;
 
-async function exists(path: string): Promise<boolean> {
+/**
+ * The names in folder `dir`, none when it does not exist. Boot lists the app folder once to
+ * learn which of its folders and files exist: asking for each one that does not cost a
+ * thrown NotFound apiece, more than listing the folder.
+ */
+function namesIn(dir: string): Set<string> {
   try {
-    await Deno.stat(path);
-    return true;
+    const names = new Set<string>();
+    for (const entry of Deno.readDirSync(dir)) names.add(entry.name);
+    return names;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Deno.errors.NotFound) return new Set();
     throw error;
   }
+}
+
+/** Whether `path` (relative to a folder holding `names`) can exist: its first segment does. */
+function mayExist(names: ReadonlySet<string>, path: string): boolean {
+  const first = path.split(/[\\/]/).find((segment) => segment !== "");
+  return first === undefined || first === "." || first === ".." ||
+    names.has(first);
 }
 
 /**
@@ -236,7 +249,7 @@ function byBaseName<T>(record: Record<string, T>): Record<string, T> {
  */
 export async function readConfigFile(root: string): Promise<StrataConfig> {
   const file = join(root, CONFIG_FILE);
-  if (!await exists(file)) return {};
+  if (!namesIn(root).has(CONFIG_FILE)) return {};
   const config = await importDefault(file);
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     throw new Error(`${file} must default-export defineConfig({ … })`);
@@ -265,6 +278,11 @@ export async function loadFolderLayer(
   const apiDir = join(root, dirs.api);
   const middlewareDir = join(root, dirs.middleware);
   const messagesDir = join(root, dirs.messages);
+  const present = namesIn(root);
+  const list = (dir: string, recursive: boolean, pattern: RegExp) =>
+    mayExist(present, dir)
+      ? listFiles(join(root, dir), recursive, pattern)
+      : [];
   const [
     routeFiles,
     collectionFiles,
@@ -275,14 +293,14 @@ export async function loadFolderLayer(
     hookFiles,
     webhookFiles,
   ] = [
-    listFiles(apiDir, true, MODULE_EXTENSIONS),
-    listFiles(join(root, dirs.collections), false, MODULE_EXTENSIONS),
-    listFiles(middlewareDir, false, MODULE_EXTENSIONS),
-    listFiles(join(middlewareDir, "global"), false, MODULE_EXTENSIONS),
-    listFiles(join(root, dirs.roles), false, MODULE_EXTENSIONS),
-    listFiles(messagesDir, false, /\.json$/),
-    listFiles(join(root, dirs.hooks), false, MODULE_EXTENSIONS),
-    listFiles(join(root, dirs.webhooks), false, MODULE_EXTENSIONS),
+    list(dirs.api, true, MODULE_EXTENSIONS),
+    list(dirs.collections, false, MODULE_EXTENSIONS),
+    list(dirs.middleware, false, MODULE_EXTENSIONS),
+    list(join(dirs.middleware, "global"), false, MODULE_EXTENSIONS),
+    list(dirs.roles, false, MODULE_EXTENSIONS),
+    list(dirs.messages, false, /\.json$/),
+    list(dirs.hooks, false, MODULE_EXTENSIONS),
+    list(dirs.webhooks, false, MODULE_EXTENSIONS),
   ];
   const collectionsDir = join(root, dirs.collections);
   const globalDir = join(middlewareDir, "global");

@@ -292,11 +292,36 @@ function resolveCollection(
   if (!definition || typeof definition.fields !== "object") {
     throw new Error(`Collection ${name} has no fields`);
   }
-  const fieldList = Object.entries(definition.fields).map(([field, def]) =>
-    resolveField(name, field, def, types, dialect)
-  );
-  const fields = new Map(fieldList.map((f) => [f.name, f]));
-  const translatedFields = fieldList.filter((f) => f.storage === "translation");
+  // One pass sorts the fields into every list the queries use: at boot this runs cold, once
+  // per field of every collection, where a pass per list cost several times as much.
+  const fieldList: ResolvedField[] = [];
+  const fields = new Map<string, ResolvedField>();
+  const columnFields: ResolvedField[] = [];
+  const translatedFields: ResolvedField[] = [];
+  const junctionFields: ResolvedField[] = [];
+  const readableFields: ResolvedField[] = [];
+  const relationFields: ResolvedField[] = [];
+  const preparedFields: ResolvedField[] = [];
+  const searchFields: ResolvedField[] = [];
+  const definitions = definition.fields;
+  for (const fieldName of Object.keys(definitions)) {
+    const field = resolveField(
+      name,
+      fieldName,
+      definitions[fieldName],
+      types,
+      dialect,
+    );
+    fieldList.push(field);
+    fields.set(fieldName, field);
+    if (field.storage === "column") columnFields.push(field);
+    else if (field.storage === "translation") translatedFields.push(field);
+    else junctionFields.push(field);
+    if (field.readable) readableFields.push(field);
+    if (field.target !== undefined) relationFields.push(field);
+    if (field.type.prepareForStorage) preparedFields.push(field);
+    if (field.search) searchFields.push(field);
+  }
   const translationTable = translatedFields.length > 0
     ? `${name}__translations`
     : null;
@@ -367,13 +392,13 @@ function resolveCollection(
     translationTable,
     fields,
     fieldList,
-    columnFields: fieldList.filter((f) => f.storage === "column"),
+    columnFields,
     translatedFields,
-    junctionFields: fieldList.filter((f) => f.storage === "junction"),
-    readableFields: fieldList.filter((f) => f.readable),
-    relationFields: fieldList.filter((f) => f.target !== undefined),
-    preparedFields: fieldList.filter((f) => f.type.prepareForStorage),
-    searchFields: fieldList.filter((f) => f.search),
+    junctionFields,
+    readableFields,
+    relationFields,
+    preparedFields,
+    searchFields,
     indexedTextLimits,
     uniqueGroups,
     indexes,

@@ -459,7 +459,7 @@ export async function syncSchema(
     return;
   }
   const snapshots = snapshotTexts(collections);
-  const fingerprint = await schemaFingerprint(
+  const fingerprint = schemaFingerprint(
     dialect,
     collections,
     snapshots,
@@ -547,17 +547,19 @@ function snapshotTexts(
 }
 
 /**
- * What the sync works from, as one hash: the dialect, the framework's own tables and, per
+ * What the sync works from, as one text: the dialect, the framework's own tables and, per
  * collection, everything its plan reads of the definitions (the snapshot, and whether each
  * field is nullable and has a default, which decide backfills). One line per collection:
- * names hold neither tabs nor line breaks, and JSON no raw line break.
+ * names hold neither tabs nor line breaks, and JSON no raw line break. Stored and compared
+ * whole rather than hashed: a digest (WebCrypto's is asynchronous, a hash in JavaScript runs
+ * cold at boot) cost more than writing and comparing some 300 bytes a collection.
  */
-async function schemaFingerprint(
+function schemaFingerprint(
   dialect: SqlDialect,
   collections: ReadonlyMap<string, ResolvedCollection>,
   snapshots: ReadonlyMap<string, string>,
   ownTables: readonly string[],
-): Promise<string> {
+): string {
   let text = `${SYNC_VERSION}\n${dialect}\n${JSON.stringify(ownTables)}\n`;
   for (const name of [...collections.keys()].sort()) {
     let flags = "";
@@ -568,12 +570,7 @@ async function schemaFingerprint(
     }
     text += `${name}\t${snapshots.get(name)}\t${flags}\n`;
   }
-  // WebCrypto: node:crypto's hash would load Node's stream modules at boot, for one digest.
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+  return text;
 }
 
 /**
