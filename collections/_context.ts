@@ -11,7 +11,7 @@ import type { ResolvedCollection } from "./resolve.ts";
 import type { MessageRenderer } from "./messages.ts";
 import type { WhereFilter } from "./where.ts";
 import type { QueryBuilder } from "./query_builder.ts";
-import type { ChangeOp } from "./changes/log.ts";
+import type { ChangeEntry, ChangeOp } from "./changes/log.ts";
 import type { BeforeWriteHooks } from "./changes/before_write.ts";
 import type { FileRow } from "./files/table.ts";
 
@@ -40,6 +40,17 @@ export type QueryFilter = (
 export interface FileUrls {
   /** The URL a read hands out for `row` (signed and expiring for a private file). */
   urlOf(row: FileRow): string;
+}
+
+/** A record's INSERT, as {@link LayerContext.insertAlone} runs it. */
+export interface LoneInsert {
+  /**
+   * The INSERT in the dialect's parameters (`?`, or `$1`…`$n` on PostgreSQL), ending with
+   * its `values (…)`.
+   */
+  readonly sql: string;
+  /** Its parameters. */
+  readonly parameters: readonly unknown[];
 }
 
 /** Internal state of one open data layer. */
@@ -72,6 +83,17 @@ export interface LayerContext {
   readonly reader?: ConnectionReader | null;
   /** Runs `fn` in a transaction (joining the current one). */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `insert` as a write of its own (never call it inside a transaction), with the
+   * change-log row of `change` when given, and tells the change feed once it committed. On
+   * SQLite it runs at once, synchronously (`undefined`), when nobody holds the connection,
+   * else in a transaction that waits its turn; on PostgreSQL it is one statement. A failure
+   * is thrown as the database reported it, and nothing of it stays.
+   */
+  insertAlone(
+    insert: LoneInsert,
+    change: ChangeEntry | null,
+  ): Promise<void> | undefined;
   /**
    * Queues a change of the current transaction for the change log (nothing for a collection
    * without events); written just before commit, dropped if the transaction rolls back.

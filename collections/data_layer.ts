@@ -8,7 +8,7 @@
 
 import type { Database } from "./database.ts";
 import { checkFieldDefaults } from "./check_defaults.ts";
-import type { Transaction } from "kysely";
+import { CompiledQuery, type Transaction } from "kysely";
 import type { CollectionDefinition } from "./define.ts";
 import { builtinFieldTypes, type FieldType } from "./field_types.ts";
 import { openDatabase, type SqlDialect } from "./db/open_database.ts";
@@ -22,6 +22,7 @@ import type {
   ActingUser,
   FileUrls,
   LayerContext,
+  LoneInsert,
   QueryFilter,
 } from "./_context.ts";
 import { filesTableStatements } from "./files/table.ts";
@@ -29,8 +30,11 @@ import type { BeforeWriteHooks } from "./changes/before_write.ts";
 import {
   type ChangeEntry,
   changeLogTables,
+  changeRowParameters,
+  changeRowStatement,
   pruneChanges,
   type Retention,
+  withChangeRowText,
   writeChanges,
 } from "./changes/log.ts";
 import { ChangeFeed } from "./changes/feed.ts";
@@ -340,6 +344,26 @@ export async function openDataLayer(
         return await run();
       }
     },
+    insertAlone(insert, change): Promise<void> | undefined {
+      if (dialect === "postgres") return insertAloneOnPostgres(insert, change);
+      if (reader) {
+        const statements = change
+          ? [insert, changeRowStatement(change)]
+          : [insert];
+        const last = reader.writeAlone(statements);
+        if (last !== undefined) {
+          if (change) feed.committed(last, [change]);
+          return undefined;
+        }
+      }
+      // The connection is held (or another process writes): wait for it like any write.
+      return ctx.transaction(async () => {
+        await storage.get()!.trx.executeQuery(
+          CompiledQuery.raw(insert.sql, [...insert.parameters]),
+        );
+        if (change) storage.get()!.changes.push(change);
+      });
+    },
     recordChange(collection, uuid, op, changed, locale): void {
       if (!collection.events) return;
       const store = storage.get();
@@ -368,6 +392,22 @@ export async function openDataLayer(
       if (!collection) throw new Error(`Unknown collection ${name}`);
       return collection;
     },
+  };
+  const insertAloneOnPostgres = async (
+    insert: LoneInsert,
+    change: ChangeEntry | null,
+  ): Promise<void> => {
+    const query = change
+      ? CompiledQuery.raw(
+        withChangeRowText(insert.sql, insert.parameters.length),
+        [...insert.parameters, ...changeRowParameters(change)],
+      )
+      : CompiledQuery.raw(insert.sql, [...insert.parameters]);
+    await db.executeQuery(query);
+    if (change) {
+      feed.wake();
+      feed.announce();
+    }
   };
   const prune = () => pruneChanges(db, ctx.now(), retention, PRUNE_EVERY);
   const sweeper = backgroundInterval(() => {

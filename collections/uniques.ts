@@ -131,3 +131,29 @@ export function uniqueViolationFields(
   return match[1].split(",").map((s) => s.trim().split(".").pop()!)
     .filter((c) => c !== "locale" && collection.fields.has(c));
 }
+
+/**
+ * The refusal a database unique violation earns (`notUnique` at the fields of the violated
+ * index, or at `UUID` when none is named), or `null` when `error` is not one.
+ *
+ * @example
+ * ```ts ignore
+ * const errors = notUniqueErrors(ctx, posts, error);
+ * if (errors === null) throw error;
+ * ```
+ */
+export function notUniqueErrors(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  error: unknown,
+): WriteErrors | null {
+  const fields = uniqueViolationFields(collection, error);
+  if (fields === null) return null;
+  const message = ctx.render("notUnique", {});
+  const errors: WriteErrors = {};
+  for (const name of fields.length > 0 ? fields : ["UUID"]) {
+    errors[name] = message;
+    noteErrorCode(errors, name, "notUnique");
+  }
+  return errors;
+}

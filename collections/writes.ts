@@ -10,12 +10,11 @@ import { sql, type SqlBool } from "kysely";
 import type { Condition } from "./compile_where.ts";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import {
-  type CreateResult,
-  type DataRecord,
-  noteErrorCode,
-  type UpdateResult,
-  type WriteErrors,
+import type {
+  CreateResult,
+  DataRecord,
+  UpdateResult,
+  WriteErrors,
 } from "./results.ts";
 import type { WhereFilter } from "./where.ts";
 import {
@@ -29,12 +28,9 @@ import {
 } from "./pipeline.ts";
 import { atomic, Refusal } from "./_atomic.ts";
 import { insertRow } from "./_insert.ts";
+import { createAlone, loneCreate } from "./_create_alone.ts";
 import { checkReferences } from "./references.ts";
-import {
-  checkUniques,
-  type ExistingRow,
-  uniqueViolationFields,
-} from "./uniques.ts";
+import { checkUniques, type ExistingRow, notUniqueErrors } from "./uniques.ts";
 import {
   applyWindow,
   baseQuery,
@@ -76,14 +72,8 @@ function uniqueRefusal(
   collection: ResolvedCollection,
   error: unknown,
 ): never {
-  const fields = uniqueViolationFields(collection, error);
-  if (fields === null) throw error;
-  const message = ctx.render("notUnique", {});
-  const errors: WriteErrors = {};
-  for (const name of fields.length > 0 ? fields : ["UUID"]) {
-    errors[name] = message;
-    noteErrorCode(errors, name, "notUnique");
-  }
+  const errors = notUniqueErrors(ctx, collection, error);
+  if (errors === null) throw error;
   throw new Refusal(errors);
 }
 
@@ -158,7 +148,29 @@ async function validateWrite<R extends ExistingRow>(
  * const result = await createRecord(ctx, posts, state, { title: "x" }, {});
  * ```
  */
-export async function createRecord(
+export function createRecord(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  state: WriteState,
+  input: Readonly<Record<string, unknown>>,
+  options: WriteOptions,
+): Promise<CreateResult> {
+  const shape = loneCreate(ctx, collection, state.spec);
+  return shape
+    ? createAlone(
+      ctx,
+      collection,
+      shape,
+      state.spec,
+      state.locale,
+      input,
+      options,
+    )
+    : createInTransaction(ctx, collection, state, input, options);
+}
+
+/** A create through the general path: its statements in a transaction (or savepoint). */
+async function createInTransaction(
   ctx: LayerContext,
   collection: ResolvedCollection,
   state: WriteState,

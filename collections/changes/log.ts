@@ -125,6 +125,76 @@ function postgresInsert(entries: readonly ChangeEntry[]): CompiledQuery {
   return CompiledQuery.raw(text, []);
 }
 
+/** The parameters of one entry's row, in the order of the insert's columns. */
+function rowParameters(entry: ChangeEntry): unknown[] {
+  return [
+    entry.collection,
+    entry.uuid,
+    entry.op,
+    entry.at,
+    JSON.stringify(entry.changed),
+    entry.locale,
+    entry.actor,
+  ];
+}
+
+/**
+ * SQLite: the statement appending `entry` to the log (`?` parameters), for a write that
+ * runs its statements itself (`ConnectionReader.writeAlone`); its rowid is the entry's seq.
+ *
+ * @example
+ * ```ts ignore
+ * reader.writeAlone([insert, changeRowStatement(entry)]);
+ * ```
+ */
+export function changeRowStatement(
+  entry: ChangeEntry,
+): { sql: string; parameters: unknown[] } {
+  return { sql: sqliteInsertText(1), parameters: rowParameters(entry) };
+}
+
+/**
+ * PostgreSQL: `insert` (one INSERT of a record's row, `$1`…`$n` parameters, nothing after
+ * its values) and the log row of `entry` as one statement, so a write of its own runs as
+ * one statement in autocommit: one round trip, no `begin` or `commit`, and the log row is
+ * written by the write's own transaction. The log row is taken from the inserted one (no
+ * row, no log row). `count` is the insert's parameter count.
+ *
+ * @example
+ * ```ts ignore
+ * const text = withChangeRowText('insert into "Posts" ("UUID") values ($1)', 1);
+ * await db.executeQuery(CompiledQuery.raw(text, [uuid, ...changeRowParameters(entry)]));
+ * ```
+ */
+export function withChangeRowText(insert: string, count: number): string {
+  const p = (i: number, type: string) => `$${count + i}::${type}`;
+  return `with "r" as (${insert} returning "UUID") insert into "${CHANGES_TABLE}" ` +
+    `("collection", "uuid", "op", "at", "changed", "locale", "actor") select ${
+      p(1, "text")
+    }, "UUID", ${p(2, "text")}, ${p(3, "bigint")}, ${p(4, "text")}, ${
+      p(5, "text")
+    }, ${p(6, "text")} from "r"`;
+}
+
+/**
+ * The parameters {@link withChangeRowText} adds after the insert's, for `entry`.
+ *
+ * @example
+ * ```ts ignore
+ * const parameters = [...row, ...changeRowParameters(entry)];
+ * ```
+ */
+export function changeRowParameters(entry: ChangeEntry): unknown[] {
+  return [
+    entry.collection,
+    entry.op,
+    entry.at,
+    JSON.stringify(entry.changed),
+    entry.locale,
+    entry.actor,
+  ];
+}
+
 /**
  * Appends `entries` to the log inside the transaction `trx`, as its last statement: nothing
  * else, so a write waits for no other writer. On SQLite the statement is compiled once per
@@ -154,17 +224,7 @@ export async function writeChanges(
     if (dialect === "postgres" && final) query = postgresInsert(part);
     else {
       const parameters: unknown[] = [];
-      for (const entry of part) {
-        parameters.push(
-          entry.collection,
-          entry.uuid,
-          entry.op,
-          entry.at,
-          JSON.stringify(entry.changed),
-          entry.locale,
-          entry.actor,
-        );
-      }
+      for (const entry of part) parameters.push(...rowParameters(entry));
       let text = sqliteInsertText(part.length);
       if (dialect === "postgres") {
         let n = 0;

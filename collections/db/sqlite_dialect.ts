@@ -168,6 +168,23 @@ export interface ConnectionReader extends DirectReader {
    * transaction's writes); Kysely joins that transaction instead.
    */
   read<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined;
+  /**
+   * Runs `statements` (writes, `?` parameters) as one transaction of their own, at once and
+   * synchronously, when nobody holds the connection: nothing can interleave with it, exactly
+   * as if it had taken the lock. Answers the rowid the last one inserted, or `undefined`
+   * when it cannot run now (the connection is held, or another process holds the write
+   * lock): the caller then goes through Kysely, which waits its turn. A statement's failure
+   * rolls everything back and is thrown (busy errors mapped to 503).
+   */
+  writeAlone(statements: readonly LoneStatement[]): number | undefined;
+}
+
+/** One statement of {@link ConnectionReader.writeAlone}. */
+export interface LoneStatement {
+  /** Its text. */
+  readonly sql: string;
+  /** Its parameters. */
+  readonly parameters: readonly unknown[];
 }
 
 const directReaders = new WeakMap<object, Promise<ConnectionReader | null>>();
@@ -260,6 +277,7 @@ class NodeSqliteDriver implements Driver {
       options.statementCacheSize ?? 256,
       () => !mutex.locked || options.holdsConnection?.() === true,
       options.busyTimeout ?? 2000,
+      () => !mutex.locked,
     );
     // A distinct object for joined acquisitions, so releasing it does not unlock.
     this.#joined = new JoinedConnection(this.#connection);
@@ -425,6 +443,8 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   readonly #arrayCache = new Map<string, CachedStatement>();
   readonly #cacheSize: number;
   readonly #usable: () => boolean;
+  /** Whether nobody holds the connection (nor waits for it). */
+  readonly #free: () => boolean;
   readonly #busyTimeout: number;
   /** The driver's lock-free read (set by the driver, which knows the reader threads). */
   readWithoutLock: <R>(
@@ -436,8 +456,10 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
     cacheSize: number,
     usable: () => boolean,
     busyTimeout: number,
+    free: () => boolean,
   ) {
     this.#db = db;
+    this.#free = free;
     this.#busyTimeout = busyTimeout;
     this.#cacheSize = Math.max(1, cacheSize);
     this.#usable = usable;
@@ -487,6 +509,32 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
       const { statement } = this.#prepare(sql, true);
       return statement.all(...bindable(parameters)) as unknown as unknown[][];
     } catch (error) {
+      throw translateError(error);
+    }
+  }
+
+  writeAlone(statements: readonly LoneStatement[]): number | undefined {
+    if (!this.#free() || this.#db.isTransaction) return undefined;
+    try {
+      this.#prepare("begin immediate").statement.run();
+    } catch (error) {
+      if (isBusyError(error)) return undefined;
+      throw translateError(error);
+    }
+    try {
+      let last: number | bigint = 0;
+      for (const { sql, parameters } of statements) {
+        last = this.#prepare(sql).statement.run(...bindable(parameters))
+          .lastInsertRowid;
+      }
+      this.#prepare("commit").statement.run();
+      return Number(last);
+    } catch (error) {
+      if (this.#db.isTransaction) {
+        try {
+          this.#db.exec("rollback");
+        } catch { /* the statement's own error says what went wrong */ }
+      }
       throw translateError(error);
     }
   }

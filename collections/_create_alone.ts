@@ -1,0 +1,154 @@
+// A create that is a write of its own and needs nothing but its row: no link, unique value,
+// file, translation or junction row to check or write, no value prepared for storage, no
+// `record:beforeWrite` function, nothing to populate. Its INSERT is written once per
+// collection and runs through `LayerContext.insertAlone` (SQLite: synchronously; PostgreSQL:
+// one statement with its change-log row) rather than through a Kysely transaction. It
+// stores, logs and answers what the general create in writes.ts does, with its errors.
+import type { LayerContext, LoneInsert } from "./_context.ts";
+import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
+import type { CreateResult, DataRecord, WriteErrors } from "./results.ts";
+import type { ChangeEntry } from "./changes/log.ts";
+import { pipelineOf, type WriteOptions } from "./pipeline.ts";
+import { readPlan, type ReadSpec } from "./read_spec.ts";
+import { notUniqueErrors } from "./uniques.ts";
+
+/** What a create alone writes for a collection. */
+export interface LoneShape {
+  /** The INSERT's text: `UUID`, `_updatedAt`, then every field in definition order. */
+  readonly sql: string;
+  /** The fields, in the INSERT's order after `UUID` and `_updatedAt`. */
+  readonly fields: readonly ResolvedField[];
+  /** Their names, the change log's `changed` of a create. */
+  readonly names: readonly string[];
+}
+
+const shapes = new WeakMap<ResolvedCollection, LoneShape | null>();
+
+function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function shapeOf(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+): LoneShape | null {
+  let shape = shapes.get(collection);
+  if (shape !== undefined) return shape;
+  const fields = collection.fieldList;
+  const plain = collection.relationFields.length === 0 &&
+    collection.uniqueGroups.length === 0 &&
+    collection.preparedFields.length === 0 &&
+    fields.every((field) =>
+      field.storage === "column" && field.kind !== "file" &&
+      field.kind !== "files"
+    );
+  shape = null;
+  if (plain) {
+    const columns = ["UUID", "_updatedAt", ...fields.map((f) => f.name)];
+    const marks = columns.map((_, i) =>
+      ctx.dialect === "postgres" ? `$${i + 1}` : "?"
+    );
+    shape = Object.freeze({
+      sql: `insert into ${quoted(collection.table)} (${
+        columns.map(quoted).join(", ")
+      }) values (${marks.join(", ")})`,
+      fields,
+      names: Object.freeze(fields.map((f) => f.name)),
+    });
+  }
+  shapes.set(collection, shape);
+  return shape;
+}
+
+/**
+ * The shape of a create of `collection` that may run alone (see the module comment), or
+ * `null` when it must take the general path: inside a caller's transaction, with something
+ * to populate in its answer, a `record:beforeWrite` function to run, or a field that needs
+ * more than its column.
+ *
+ * @example
+ * ```ts ignore
+ * const shape = loneCreate(ctx, posts, state.spec);
+ * if (shape) return createAlone(ctx, posts, shape, state.spec, state.locale, input, {});
+ * ```
+ */
+export function loneCreate(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  spec: ReadSpec,
+): LoneShape | null {
+  if (ctx.inTransaction() || spec.populate.size > 0) return null;
+  if (ctx.beforeWrite?.matches(collection.name, "create")) return null;
+  return shapeOf(ctx, collection);
+}
+
+function hasErrors(errors: WriteErrors): boolean {
+  for (const _ in errors) return true;
+  return false;
+}
+
+/**
+ * Creates one record of a collection {@link loneCreate} gave `shape` for.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await createAlone(ctx, posts, shape, spec, "en", { title: "x" }, {});
+ * ```
+ */
+export async function createAlone(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  shape: LoneShape,
+  spec: ReadSpec,
+  locale: string,
+  input: Readonly<Record<string, unknown>>,
+  options: WriteOptions,
+): Promise<CreateResult> {
+  let outcome = pipelineOf(ctx, collection, input, "create", locale, options);
+  // Settled later, the values are in the order their validators finished.
+  const inOrder = !(outcome instanceof Promise);
+  if (outcome instanceof Promise) outcome = await outcome;
+  const { values, errors } = outcome;
+  if (hasErrors(errors)) return { ok: false, errors };
+  const uuid = crypto.randomUUID();
+  const updatedAt = ctx.now();
+  const fields = shape.fields;
+  const parameters: unknown[] = [uuid, updatedAt];
+  // What a re-read answers: each value through the database's form and back.
+  const stored = new Map<ResolvedField, unknown>();
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
+    const dbValue = field.toDb(values.get(field));
+    parameters.push(dbValue ?? null);
+    stored.set(field, field.fromDb ? field.fromDb(dbValue) : dbValue);
+  }
+  const insert: LoneInsert = { sql: shape.sql, parameters };
+  const change: ChangeEntry | null = collection.events
+    ? {
+      collection: collection.name,
+      uuid,
+      op: "create",
+      changed: inOrder ? shape.names : [...values.keys()].map((f) => f.name),
+      locale: null,
+      actor: ctx.actingUser()?.UUID ?? null,
+      at: ctx.now(),
+    }
+    : null;
+  try {
+    const pending = ctx.insertAlone(insert, change);
+    if (pending) await pending;
+  } catch (error) {
+    const refused = notUniqueErrors(ctx, collection, error);
+    if (refused === null) throw error;
+    return { ok: false, errors: refused };
+  }
+  const plan = readPlan(collection, spec.select);
+  const record: DataRecord = { UUID: uuid };
+  for (const field of plan.fields) {
+    const value = stored.get(field);
+    record[field.name] = Array.isArray(value) ? [...value] : value ?? null;
+  }
+  if (plan.updatedAt) record._updatedAt = updatedAt;
+  if (plan.translations) record._translations = [];
+  return { ok: true, record };
+}
