@@ -393,15 +393,26 @@ export async function openDataLayer(
       return collection;
     },
   };
+  /** PostgreSQL: each lone INSERT's text with its change-log row, written once. */
+  const withLogRow = new Map<string, string>();
+  const loggedText = (insert: LoneInsert): string => {
+    let text = withLogRow.get(insert.sql);
+    if (text === undefined) {
+      text = withChangeRowText(insert.sql, insert.parameters.length);
+      if (withLogRow.size >= 256) withLogRow.clear();
+      withLogRow.set(insert.sql, text);
+    }
+    return text;
+  };
   const insertAloneOnPostgres = async (
     insert: LoneInsert,
     change: ChangeEntry | null,
   ): Promise<void> => {
     const query = change
-      ? CompiledQuery.raw(
-        withChangeRowText(insert.sql, insert.parameters.length),
-        [...insert.parameters, ...changeRowParameters(change)],
-      )
+      ? CompiledQuery.raw(loggedText(insert), [
+        ...insert.parameters,
+        ...changeRowParameters(change),
+      ])
       : CompiledQuery.raw(insert.sql, [...insert.parameters]);
     await db.executeQuery(query);
     if (change) {

@@ -508,11 +508,11 @@ class Builder implements QueryBuilder {
     }
   }
 
-  async create(
+  create(
     input: Record<string, unknown>,
     options: WriteOptions = {},
   ): Promise<CreateResult> {
-    return await createRecord(
+    return createRecord(
       this.#ctx,
       this.#collection,
       this.#writeState(),

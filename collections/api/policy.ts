@@ -234,11 +234,9 @@ export async function authorizeOperation(
     if (refusal === 401) throw unauthorized();
     if (refusal === 403) throw forbidden();
   }
-  if (options.runMiddleware) {
-    const answer = await runMiddleware(
-      collection.middleware[operation] ?? [],
-      options.event,
-    );
+  const middleware = collection.middleware[operation];
+  if (options.runMiddleware && middleware && middleware.length > 0) {
+    const answer = await runMiddleware(middleware, options.event);
     if (answer !== undefined) return { granted: false, answer };
   }
   let scope: Scope = UNSCOPED;

@@ -112,9 +112,16 @@ export class ApiRequest {
    * Runs a write with the files its multipart body stored attachable, and deletes those it
    * did not attach (a refused, failed or rejected write leaves no file behind).
    */
-  async settleUploads<T>(body: DeferredBody, fn: () => Promise<T>): Promise<T> {
+  settleUploads<T>(body: DeferredBody, fn: () => Promise<T>): Promise<T> {
     const uploads = body.uploads;
-    if (!uploads || uploads.size === 0) return await fn();
+    if (!uploads || uploads.size === 0) return fn();
+    return this.#settle(uploads, fn);
+  }
+
+  async #settle<T>(
+    uploads: ReadonlySet<string>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await withUploads(uploads, fn);
     } finally {

@@ -6,11 +6,13 @@
  */
 import { notFound, unprocessableContent } from "../../router/errors.ts";
 import type { StrataEvent } from "../../router/event.ts";
+import type { RequestEvent } from "../../router/request_event.ts";
 import { type DataRecord, errorCodes } from "../results.ts";
 import {
   assertNoParams,
   parseLocaleParam,
   parseWriteParams,
+  type WriteParams,
 } from "../wire/parse.ts";
 import { wireError } from "../wire/errors.ts";
 import { ApiRequest, bodyObject, type DeferredBody } from "./request.ts";
@@ -21,29 +23,50 @@ function refused(errors: Record<string, string>): never {
   throw unprocessableContent(undefined, { errors, codes: errorCodes(errors) });
 }
 
-/** Loads the read policies of the collections an input links to (writing a link needs reading its target). */
-async function loadLinkTargets(
+/**
+ * Loads the read policies of the collections an input links to (writing a link needs reading
+ * its target); nothing to wait for when the collection has no link field.
+ */
+function loadLinkTargets(
   request: ApiRequest,
   grant: Grant,
   input: Record<string, unknown>,
-): Promise<void> {
+): Promise<void> | undefined {
+  if (grant.collection.resolved.relationFields.length === 0) return undefined;
   const targets = new Set<string>();
   for (const key of Object.keys(input)) {
     const target = grant.collection.resolved.fields.get(key)?.target;
     if (target) targets.add(target);
   }
-  await request.loadTargets({ ...grant, operation: "update" }, targets);
+  return request.loadTargets({ ...grant, operation: "update" }, targets);
 }
 
 /** The record a write answers: scoped fields only, `_translations` narrowed to the scope. */
-async function answerRecord(
+function answerRecord(
   request: ApiRequest,
   grant: Grant,
   record: DataRecord,
-): Promise<DataRecord> {
-  await narrowTranslations(request, grant, [record]);
-  applySelectScopes(request, grant, [record], []);
-  return record;
+): DataRecord | Promise<DataRecord> {
+  // Only a scope's `where` narrows `_translations` (see narrowTranslations): without one,
+  // nothing to wait for.
+  if (!grant.scope.where) {
+    applySelectScopes(request, grant, [record], []);
+    return record;
+  }
+  return narrowTranslations(request, grant, [record]).then(() => {
+    applySelectScopes(request, grant, [record], []);
+    return record;
+  });
+}
+
+const NO_PARAMS: WriteParams = Object.freeze({});
+
+/** The write's query params; none to parse when the request has no query string. */
+function writeParams(request: ApiRequest, grant: Grant): WriteParams {
+  const event = request.event;
+  return (event as Partial<RequestEvent>).search === ""
+    ? NO_PARAMS
+    : parseWriteParams(event.query, request.wireContext(grant));
 }
 
 /**
@@ -67,15 +90,16 @@ async function create(
   const event = request.event;
   const grant = await request.authorize("create", body.input);
   if ("answer" in grant) return grant.answer;
-  const params = parseWriteParams(event.query, request.wireContext(grant));
+  const params = writeParams(request, grant);
   const input = bodyObject(body);
-  await loadLinkTargets(request, grant, input);
+  const loading = loadLinkTargets(request, grant, input);
+  if (loading) await loading;
   let builder = request.query(grant);
   if (params.locale) builder = builder.locale(params.locale);
   const result = await builder.create(input);
   if (!result.ok) refused(result.errors);
   event.status = 201;
-  return await answerRecord(request, grant, result.record);
+  return answerRecord(request, grant, result.record);
 }
 
 /**
@@ -99,7 +123,7 @@ async function update(
   const event = request.event;
   const grant = await request.authorize("update", body.input);
   if ("answer" in grant) return grant.answer;
-  const params = parseWriteParams(event.query, request.wireContext(grant));
+  const params = writeParams(request, grant);
   const input = bodyObject(body);
   const byPath = request.recordWhere();
   await loadLinkTargets(request, grant, input);
@@ -108,7 +132,7 @@ async function update(
   const result = await builder.update(input, { writable: grant.scope.select });
   if (!result.ok) refused(result.errors);
   if (result.records.length === 0) throw notFound();
-  return await answerRecord(request, grant, result.records[0]);
+  return answerRecord(request, grant, result.records[0]);
 }
 
 /**
@@ -218,7 +242,7 @@ export async function copyTranslation(event: StrataEvent): Promise<unknown> {
     .update(input, { writable: allowed });
   if (!result.ok) refused(result.errors);
   if (result.records.length === 0) throw notFound();
-  return await answerRecord(request, write, result.records[0]);
+  return answerRecord(request, write, result.records[0]);
 }
 
 /**

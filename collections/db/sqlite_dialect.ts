@@ -446,6 +446,9 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   /** Whether nobody holds the connection (nor waits for it). */
   readonly #free: () => boolean;
   readonly #busyTimeout: number;
+  /** `writeAlone`'s own statements, kept out of the cache's LRU bookkeeping. */
+  #begin: StatementSync | undefined;
+  #commit: StatementSync | undefined;
   /** The driver's lock-free read (set by the driver, which knows the reader threads). */
   readWithoutLock: <R>(
     query: CompiledQuery,
@@ -468,6 +471,7 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   clear(): void {
     this.#cache.clear();
     this.#arrayCache.clear();
+    this.#begin = this.#commit = undefined;
   }
 
   #prepare(sql: string, arrays = false): CachedStatement {
@@ -516,7 +520,7 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   writeAlone(statements: readonly LoneStatement[]): number | undefined {
     if (!this.#free() || this.#db.isTransaction) return undefined;
     try {
-      this.#prepare("begin immediate").statement.run();
+      (this.#begin ??= this.#db.prepare("begin immediate")).run();
     } catch (error) {
       if (isBusyError(error)) return undefined;
       throw translateError(error);
@@ -527,7 +531,7 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
         last = this.#prepare(sql).statement.run(...bindable(parameters))
           .lastInsertRowid;
       }
-      this.#prepare("commit").statement.run();
+      (this.#commit ??= this.#db.prepare("commit")).run();
       return Number(last);
     } catch (error) {
       if (this.#db.isTransaction) {
