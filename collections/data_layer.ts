@@ -261,7 +261,7 @@ export async function openDataLayer(
     await syncSchema(db, dialect, collections, {
       force: options.sync?.force,
       defaultLocale,
-      execScript: sqlite && ((script) => sqlite.exec(script)),
+      sqlite,
       ownTables: [
         // Nothing can produce a change without a collection that has events.
         ...hasEvents ? changeLogTables(dialect) : [],

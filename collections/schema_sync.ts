@@ -23,6 +23,7 @@
 // deno-lint-ignore-file no-explicit-any
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { SqlDialect } from "./db/open_database.ts";
+import { isBusyError } from "./db/busy.ts";
 import {
   buildSearch,
   dropSearch,
@@ -73,15 +74,63 @@ export interface SyncOptions {
   /** The default content locale (translatability migrations use it). */
   defaultLocale: string;
   /**
-   * SQLite only: runs a script of several statements on the connection the sync's
-   * transaction holds (`DatabaseSync.exec`). Without it each statement runs on its own.
+   * SQLite only: the connection's own handle (node:sqlite's `DatabaseSync`, the one under
+   * `db`). With it the CREATE statements run as one script, and a sync that only creates or
+   * alters (no data to move, no full-text search) runs on it from `begin` to `commit`.
+   * Without it each statement runs on its own, through Kysely.
    */
-  execScript?: (script: string) => void;
+  sqlite?: SqliteHandle;
   /**
    * Statements making the framework's own tables (each `… if not exists`, or otherwise safe
    * to repeat), run in the sync's transaction and part of its fingerprint.
    */
   ownTables?: readonly string[];
+}
+
+/** What the sync uses of node:sqlite's `DatabaseSync`. */
+export interface SqliteHandle {
+  /** Runs a script of statements. */
+  exec(script: string): void;
+  /** Whether a transaction is open. */
+  readonly isTransaction: boolean;
+  /** A prepared statement. */
+  prepare(sql: string): {
+    all(...parameters: any[]): unknown[];
+    run(...parameters: any[]): unknown;
+  };
+}
+
+/**
+ * The few statements of the sync's bookkeeping (`?` or `$n` parameters, as the dialect
+ * wants them): through Kysely, or straight on the SQLite handle.
+ */
+interface Statements {
+  /** The rows of a query. */
+  all<R>(sql: string, parameters?: readonly unknown[]): Promise<R[]>;
+  /** Runs a statement. */
+  run(sql: string, parameters?: readonly unknown[]): Promise<void>;
+}
+
+function kyselyStatements(db: Kysely<any>): Statements {
+  return {
+    all: async <R>(text: string, parameters: readonly unknown[] = []) =>
+      (await db.executeQuery<R>(CompiledQuery.raw(text, [...parameters])))
+        .rows,
+    run: async (text, parameters = []) => {
+      await db.executeQuery(CompiledQuery.raw(text, [...parameters]));
+    },
+  };
+}
+
+function handleStatements(handle: SqliteHandle): Statements {
+  return {
+    all: <R>(text: string, parameters: readonly unknown[] = []) =>
+      Promise.resolve(handle.prepare(text).all(...parameters) as R[]),
+    run: (text, parameters = []) => {
+      handle.prepare(text).run(...parameters);
+      return Promise.resolve();
+    },
+  };
 }
 
 /**
@@ -122,15 +171,15 @@ function columnSql(
 function scriptRunner(
   db: Kysely<any>,
   dialect: SqlDialect,
-  execScript: ((script: string) => void) | undefined,
+  handle: SqliteHandle | undefined,
 ): ScriptRunner {
   return async (statements) => {
     if (statements.length === 0) return;
     if (dialect === "postgres") {
       // Without parameters pg uses the simple protocol, which takes several statements.
       await sql.raw(statements.join(";\n")).execute(db);
-    } else if (execScript) {
-      execScript(statements.join(";\n"));
+    } else if (handle) {
+      handle.exec(statements.join(";\n"));
     } else {
       for (const statement of statements) await sql.raw(statement).execute(db);
     }
@@ -181,22 +230,18 @@ function isRequired(field: ResolvedField): boolean {
 }
 
 async function existingColumns(
-  db: Kysely<any>,
+  db: Statements,
   dialect: SqlDialect,
 ): Promise<Map<string, Set<string>>> {
-  const rows = dialect === "postgres"
-    ? await sql<
-      { tbl: string; col: string }
-    >`select table_name as tbl, column_name as col
+  const rows = await db.all<{ tbl: string; col: string }>(
+    dialect === "postgres"
+      ? `select table_name as tbl, column_name as col
         from information_schema.columns where table_schema = current_schema()`
-      .execute(db)
-    : await sql<
-      { tbl: string; col: string }
-    >`select m.name as tbl, p.name as col
-        from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`
-      .execute(db);
+      : `select m.name as tbl, p.name as col
+        from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`,
+  );
   const tables = new Map<string, Set<string>>();
-  for (const { tbl, col } of rows.rows) {
+  for (const { tbl, col } of rows) {
     let columns = tables.get(tbl);
     if (!columns) tables.set(tbl, columns = new Set());
     columns.add(col);
@@ -459,56 +504,41 @@ export async function syncSchema(
     return;
   }
   const snapshots = snapshotTexts(collections);
-  const fingerprint = schemaFingerprint(
-    dialect,
+  const sync: SyncInput = {
     collections,
-    snapshots,
+    options,
     ownTables,
-  );
+    snapshots,
+    fingerprint: schemaFingerprint(dialect, collections, snapshots, ownTables),
+    managed: managedTables(collections, ownTables),
+  };
+  const handle = dialect === "sqlite" ? options.sqlite : undefined;
+  if (
+    handle && ![...collections.values()].some((c) => c.searchFields.length) &&
+    await syncOnHandle(db, handle, sync)
+  ) {
+    return;
+  }
   await db.transaction().execute(async (trx) => {
     if (dialect === "postgres") {
       // Processes booting together sync one at a time.
       await sql`select pg_advisory_xact_lock(hashtext('strata_schema_sync:' || current_schema()))`
         .execute(trx);
     }
-    const runScript = scriptRunner(trx, dialect, options.execScript);
+    const statements = kyselyStatements(trx);
+    const runScript = scriptRunner(trx, dialect, handle);
     // Plain SQL: the first statements of a fresh process, where building them costs more
     // than running them.
     await runScript(metaTables(dialect));
-    const managed = managedTables(collections, ownTables);
-    if (await unchangedSince(trx, dialect, fingerprint, managed)) return;
-    const { rows: stored } = await sql<
-      { collection: string; snapshot: string }
-    >`
-      select "collection", "snapshot" from ${sql.table(SCHEMA_TABLE)}`
-      .execute(trx);
-    const previous = new Map<string, CollectionSnapshot>(
-      stored.map((r) => [r.collection, JSON.parse(r.snapshot)]),
+    if (await unchangedSince(statements, dialect, sync)) return;
+    const plan = await planSync(trx, statements, dialect, sync);
+    const rebuild = await searchChanges(
+      trx,
+      dialect,
+      collections,
+      plan.previous,
     );
-    const tables = await existingColumns(trx, dialect);
-    const issues: string[] = [];
-    const steps: Step[] = [...ownTables];
-    const dropIndexSteps: Step[] = [];
-    const madeIndexes = new Set<string>();
-    for (const collection of collections.values()) {
-      await planCollection(
-        trx,
-        collection,
-        previous.get(collection.name),
-        tables,
-        options,
-        dialect,
-        issues,
-        steps,
-        dropIndexSteps,
-        madeIndexes,
-      );
-    }
-    if (issues.length > 0 && !options.force) {
-      throw new Error(issues.join("\n"));
-    }
-    const rebuild = await searchChanges(trx, dialect, collections, previous);
-    await runSteps(trx, [...dropIndexSteps, ...steps], runScript);
+    await runSteps(trx, plan.steps, runScript);
     if (dialect === "postgres") await useCodePointOrder(trx, collections);
     for (const collection of rebuild) {
       await buildSearch(trx, dialect, collection);
@@ -521,13 +551,129 @@ export async function syncSchema(
       dialect,
       collections,
       outdated,
-      madeIndexes,
+      plan.madeIndexes,
       runScript,
     );
-    await writeSnapshots(trx, dialect, snapshots);
-    // Last: the catalog as this transaction leaves it, every change above included.
-    await writeState(trx, dialect, fingerprint, managed);
+    await remember(statements, dialect, sync);
   });
+}
+
+/** What a sync knows before it starts. */
+interface SyncInput {
+  readonly collections: ReadonlyMap<string, ResolvedCollection>;
+  readonly options: SyncOptions;
+  readonly ownTables: readonly string[];
+  /** Each collection's snapshot as stored. */
+  readonly snapshots: ReadonlyMap<string, string>;
+  readonly fingerprint: string;
+  /** The tables the sync makes (see {@link managedTables}). */
+  readonly managed: readonly string[];
+}
+
+/** What a sync will do: its steps in order, and the indexes they make with new tables. */
+interface SyncPlan {
+  readonly previous: ReadonlyMap<string, CollectionSnapshot>;
+  readonly steps: readonly Step[];
+  readonly madeIndexes: ReadonlySet<string>;
+}
+
+/** Plans the changes; throws listing every destructive one unless `force` is set. */
+async function planSync(
+  db: Kysely<any>,
+  statements: Statements,
+  dialect: SqlDialect,
+  sync: SyncInput,
+): Promise<SyncPlan> {
+  const stored = await statements.all<{ collection: string; snapshot: string }>(
+    `select "collection", "snapshot" from ${id(SCHEMA_TABLE)}`,
+  );
+  const previous = new Map<string, CollectionSnapshot>(
+    stored.map((r) => [r.collection, JSON.parse(r.snapshot)]),
+  );
+  const tables = await existingColumns(statements, dialect);
+  const issues: string[] = [];
+  const steps: Step[] = [...sync.ownTables];
+  const dropIndexSteps: Step[] = [];
+  const madeIndexes = new Set<string>();
+  for (const collection of sync.collections.values()) {
+    await planCollection(
+      db,
+      collection,
+      previous.get(collection.name),
+      tables,
+      sync.options,
+      dialect,
+      issues,
+      steps,
+      dropIndexSteps,
+      madeIndexes,
+    );
+  }
+  if (issues.length > 0 && !sync.options.force) {
+    throw new Error(issues.join("\n"));
+  }
+  return { previous, steps: [...dropIndexSteps, ...steps], madeIndexes };
+}
+
+/** Writes the snapshots, then the state: the catalog as the sync leaves it. */
+async function remember(
+  statements: Statements,
+  dialect: SqlDialect,
+  sync: SyncInput,
+): Promise<void> {
+  await writeSnapshots(statements, dialect, sync.snapshots);
+  await writeState(statements, dialect, sync.fingerprint, sync.managed);
+}
+
+/**
+ * A SQLite sync on the connection's own handle, from `begin immediate` to `commit`, without
+ * Kysely: at boot, in a fresh process, going through Kysely's transaction and executor cost
+ * more than the statements of a skipped sync. Only for a sync that creates and alters:
+ * `false` (nothing done) when the plan moves data (steps that are functions over Kysely) or
+ * the search objects changed, or when another connection holds the write lock (Kysely's
+ * path waits for it).
+ */
+async function syncOnHandle(
+  db: Kysely<any>,
+  handle: SqliteHandle,
+  sync: SyncInput,
+): Promise<boolean> {
+  try {
+    handle.exec("begin immediate");
+  } catch (error) {
+    if (isBusyError(error)) return false;
+    throw error;
+  }
+  let done = false;
+  try {
+    const statements = handleStatements(handle);
+    const runScript = scriptRunner(db, "sqlite", handle);
+    await runScript(metaTables("sqlite"));
+    if (!await unchangedSince(statements, "sqlite", sync)) {
+      const plan = await planSync(db, statements, "sqlite", sync);
+      if (
+        plan.steps.some((step) => typeof step !== "string") ||
+        [...plan.previous.values()].some((before) => before.search)
+      ) {
+        return false;
+      }
+      await runScript(plan.steps as string[]);
+      await createIndexes(
+        db,
+        "sqlite",
+        sync.collections,
+        new Set(),
+        plan.madeIndexes,
+        runScript,
+      );
+      await remember(statements, "sqlite", sync);
+    }
+    handle.exec("commit");
+    done = true;
+    return true;
+  } finally {
+    if (!done && handle.isTransaction) handle.exec("rollback");
+  }
 }
 
 /** The metadata tables, created when missing. */
@@ -614,19 +760,18 @@ function managedTables(
  * name (an index), not by scanning the schema's catalog rows.
  */
 async function catalogVersion(
-  db: Kysely<any>,
+  db: Statements,
   dialect: SqlDialect,
   tables: readonly string[],
 ): Promise<string> {
   if (dialect === "sqlite") {
-    const { rows } = await db.executeQuery<{ schema_version: number }>(
-      CompiledQuery.raw("pragma schema_version"),
+    const rows = await db.all<{ schema_version: number }>(
+      "pragma schema_version",
     );
     return String(rows[0].schema_version);
   }
-  const { rows } = await db.executeQuery<{ digest: string }>(
-    CompiledQuery.raw(
-      `with t as (
+  const rows = await db.all<{ digest: string }>(
+    `with t as (
         select c.oid, c.relname, c.relkind from pg_class c
         where c.relname = any($1::text[])
           and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
@@ -647,8 +792,7 @@ async function catalogVersion(
         from t join pg_trigger g on g.tgrelid = t.oid
         where not g.tgisinternal
       ) as catalog`,
-      [tables],
-    ),
+    [tables],
   );
   return rows[0].digest;
 }
@@ -660,53 +804,50 @@ async function catalogVersion(
  * deploy say, is then seen too, and the snapshots are written anew.
  */
 async function databaseState(
-  db: Kysely<any>,
+  db: Statements,
   dialect: SqlDialect,
   tables: readonly string[],
 ): Promise<string> {
-  const { rows } = await db.executeQuery<{ at: number | string | null }>(
-    CompiledQuery.raw(
-      `select max("syncedAt") as "at" from ${id(SCHEMA_TABLE)}`,
-    ),
+  const rows = await db.all<{ at: number | string | null }>(
+    `select max("syncedAt") as "at" from ${id(SCHEMA_TABLE)}`,
   );
   return `${await catalogVersion(db, dialect, tables)} ${rows[0].at ?? ""}`;
 }
 
 /** Whether the last sync had this fingerprint and the database is as it left it. */
 async function unchangedSince(
-  db: Kysely<any>,
+  db: Statements,
   dialect: SqlDialect,
-  fingerprint: string,
-  tables: readonly string[],
+  sync: SyncInput,
 ): Promise<boolean> {
-  const { rows } = await db.executeQuery<
-    { fingerprint: string; catalog: string }
-  >(CompiledQuery.raw(
+  const rows = await db.all<{ fingerprint: string; catalog: string }>(
     `select "fingerprint", "catalog" from ${
       id(SCHEMA_STATE_TABLE)
     } where "id" = 1`,
-  ));
-  if (rows.length === 0 || rows[0].fingerprint !== fingerprint) return false;
-  return rows[0].catalog === await databaseState(db, dialect, tables);
+  );
+  if (rows.length === 0 || rows[0].fingerprint !== sync.fingerprint) {
+    return false;
+  }
+  return rows[0].catalog === await databaseState(db, dialect, sync.managed);
 }
 
 /** Remembers the fingerprint and the database's state as the sync leaves it. */
 async function writeState(
-  db: Kysely<any>,
+  db: Statements,
   dialect: SqlDialect,
   fingerprint: string,
   tables: readonly string[],
 ): Promise<void> {
   const catalog = await databaseState(db, dialect, tables);
   const [a, b] = dialect === "postgres" ? ["$1", "$2"] : ["?", "?"];
-  await db.executeQuery(CompiledQuery.raw(
+  await db.run(
     `insert into ${
       id(SCHEMA_STATE_TABLE)
     } ("id", "fingerprint", "catalog") values (1, ${a}, ${b})
     on conflict ("id") do update
     set "fingerprint" = excluded."fingerprint", "catalog" = excluded."catalog"`,
     [fingerprint, catalog],
-  ));
+  );
 }
 
 /**
@@ -798,7 +939,7 @@ async function createIndexes(
  * the query builder cost more than the insert.
  */
 async function writeSnapshots(
-  db: Kysely<any>,
+  db: Statements,
   dialect: SqlDialect,
   snapshots: ReadonlyMap<string, string>,
 ): Promise<void> {
@@ -814,14 +955,14 @@ async function writeSnapshots(
         dialect === "postgres" ? `($${n - 2}, $${n - 1}, $${n})` : "(?, ?, ?)",
       );
     }
-    await db.executeQuery(CompiledQuery.raw(
+    await db.run(
       `insert into ${
         id(SCHEMA_TABLE)
       } ("collection", "snapshot", "syncedAt") values ${rows.join(", ")}
       on conflict ("collection") do update
       set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`,
       parameters,
-    ));
+    );
   }
 }
 

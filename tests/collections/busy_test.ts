@@ -11,6 +11,7 @@ import {
   mapBusyError,
 } from "./_imports.ts";
 import { created, dbTest } from "./_helpers.ts";
+import { openDataLayer } from "../../collections/data_layer.ts";
 
 const collections = {
   Posts: defineCollection({ fields: { title: field("text") } }),
@@ -139,5 +140,32 @@ Deno.test("unreachable-server errors are recognised and become 503, other errors
   ) {
     assert.equal(isUnavailableError(error), false, String(error));
     assert.equal(mapBusyError(error), error);
+  }
+});
+
+Deno.test("a boot while another connection holds SQLite's write lock waits for it and syncs", async () => {
+  // Schema sync first tries its transaction on the raw handle, which cannot wait for the
+  // lock: refused there, it must go the way that waits, not fail the boot.
+  const dir = await Deno.makeTempDir();
+  const url = `${dir}/app.db`;
+  const other = new DatabaseSync(url);
+  other.exec("pragma journal_mode = wal");
+  other.exec("begin immediate");
+  // Runs once the boot waits on a timer: after its first attempt at the lock.
+  const released = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      other.exec("rollback");
+      other.close();
+      resolve();
+    }, 0)
+  );
+  try {
+    const data = await openDataLayer({ url, collections, busyTimeout: 2000 });
+    await released;
+    created(await data.query("Posts").create({ title: "after the lock" }));
+    await data.close();
+  } finally {
+    await released;
+    await Deno.remove(dir, { recursive: true });
   }
 });

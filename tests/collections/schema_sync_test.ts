@@ -349,9 +349,10 @@ dbTest(
   },
 );
 
-Deno.test("schema sync builds the same SQLite schema with or without a script runner", async () => {
-  // The data layer runs the CREATE statements as one script on the raw handle; a caller
-  // without one gets them one by one. Either way the tables, columns and indexes agree, and a
+Deno.test("schema sync builds the same SQLite schema with or without the raw handle", async () => {
+  // The data layer gives the sync its raw handle: the CREATE statements run as one script,
+  // the whole sync on it from begin to commit. A caller without one gets them one by one,
+  // through Kysely. Either way the tables, columns and indexes agree, and a
   // second sync over the result changes nothing.
   const { openDatabase } = await import(
     "../../collections/db/open_database.ts"
@@ -384,7 +385,7 @@ Deno.test("schema sync builds the same SQLite schema with or without a script ru
     );
     const options = {
       defaultLocale: "en",
-      execScript: script ? (text: string) => sqlite!.exec(text) : undefined,
+      sqlite: script ? sqlite : undefined,
     };
     await syncSchema(db, "sqlite", collections, options);
     const dump = () =>
