@@ -321,7 +321,7 @@ export async function loadFolderLayer(
       groups.flatMap(([dir, files]) => files.map((f) => childPath(dir, f))),
     ),
     Promise.all(messageFiles.map(async (file) => {
-      const path = join(messagesDir, file);
+      const path = childPath(messagesDir, file);
       let catalog: unknown;
       try {
         catalog = JSON.parse(await Deno.readTextFile(path));
@@ -367,7 +367,9 @@ export async function loadFolderLayer(
     asWebhook,
   );
   const collectionSources = Object.fromEntries(
-    collectionFiles.map((file) => [baseName(file), join(collectionsDir, file)]),
+    collectionFiles.map((
+      file,
+    ) => [baseName(file), childPath(collectionsDir, file)]),
   );
   return Object.freeze({
     kind: "layer" as const,
@@ -378,7 +380,7 @@ export async function loadFolderLayer(
     sources: {
       collections: collectionSources,
       roles: Object.fromEntries(
-        roleFiles.map((file) => [baseName(file), join(rolesDir, file)]),
+        roleFiles.map((file) => [baseName(file), childPath(rolesDir, file)]),
       ),
     },
     middleware: byBaseName(middleware),
