@@ -366,11 +366,12 @@ export async function changeBounds(
   db: AnyKysely,
 ): Promise<{ oldest: number | null; newest: number | null }> {
   // Written out: the feed reads it at boot, where building it cost more than running it.
+  // One subquery per bound: SQLite reads a lone min() or max() off the key's b-tree, but
+  // scans the whole log for both in one select (the feed reads this every poll).
+  const table = sql.id(CHANGES_TABLE);
   const { rows: [row] } = await sql<Record<string, unknown>>`
-    select min(seq) as "oldest", max(seq) as "newest" from ${
-    sql.id(CHANGES_TABLE)
-  }`
-    .execute(db);
+    select (select min(seq) from ${table}) as "oldest",
+      (select max(seq) from ${table}) as "newest"`.execute(db);
   const num = (v: unknown) => v === null || v === undefined ? null : Number(v);
   return { oldest: num(row?.oldest), newest: num(row?.newest) };
 }
