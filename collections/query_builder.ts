@@ -233,10 +233,12 @@ class Builder implements QueryBuilder {
   }
 
   withPolicy(policy: ReadPolicy): QueryBuilder {
-    const ctx: LayerContext = {
-      ...this.#ctx,
-      queryFilters: [...this.#ctx.queryFilters, policyFilter(policy)],
+    // The layer's context beneath one own property, not a copy of its thirty: every API
+    // request makes one.
+    const ctx = Object.create(this.#ctx) as {
+      -readonly [K in keyof LayerContext]: LayerContext[K];
     };
+    ctx.queryFilters = [...this.#ctx.queryFilters, policyFilter(policy)];
     return new Builder(ctx, this.#collection, this.#state);
   }
 
