@@ -414,7 +414,14 @@ export async function openDataLayer(
         ...changeRowParameters(change),
       ])
       : CompiledQuery.raw(insert.sql, [...insert.parameters]);
-    await db.executeQuery(query);
+    try {
+      await db.executeQuery(query);
+    } catch (error) {
+      // Chosen as a deadlock's victim (against a larger transaction), it runs once more,
+      // as a transaction of the general path does.
+      if (!isDeadlockError(error)) throw error;
+      await db.executeQuery(query);
+    }
     if (change) {
       feed.wake();
       feed.announce();

@@ -259,3 +259,29 @@ dbTest(
     }
   },
 );
+
+dbTest(
+  "on PostgreSQL a create chosen as a deadlock's victim runs once more on either path",
+  async (db) => {
+    if (db.dialect !== "postgres") return;
+    const data = await open(db);
+    const kysely = kyselyOf(data.db);
+    for (const name of ["Fast", "General"]) {
+      // A sequence is not rolled back with the statement: only the first insert fails.
+      await sql.raw(
+        `create sequence "once_${name}";
+         create function "victim_${name}"() returns trigger language plpgsql as $$
+         begin
+           if nextval('"once_${name}"') = 1 then
+             raise exception 'Chosen as the victim' using errcode = 'deadlock_detected';
+           end if;
+           return new;
+         end $$;
+         create trigger "victim" before insert on "${name}" for each row execute function "victim_${name}"()`,
+      ).execute(kysely);
+      const record = created(await data.query(name).create({ title: "again" }));
+      assert.equal(await data.query(name).count(), 1, name);
+      assert.equal((await logRows(data, record.UUID as string)).length, 1);
+    }
+  },
+);
