@@ -103,13 +103,19 @@ export function apiRegistry(host: ApiHost): ApiRegistry {
         return found.fn;
       });
     }
+    // The wire description is made on the collection's first request, not at boot: an app
+    // of a hundred collections serves a few of them at first, and made for all it was a
+    // fifth of the registry's boot time (0.17 of 0.92 ms for the 100 of bench/startup).
+    let wire: WireCollection | undefined;
     const entry: ApiCollection = Object.freeze({
       name: resolved.name,
       path: collectionPath(resolved.name),
       resolved,
       exposure,
       middleware: Object.freeze(middleware),
-      wire: wireCollection(resolved),
+      get wire(): WireCollection {
+        return wire ??= wireCollection(resolved);
+      },
       translatable: resolved.translatedFields.length > 0,
       translatableFields: new Set(
         resolved.translatedFields.map((field) => field.name),
