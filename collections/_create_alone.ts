@@ -20,6 +20,8 @@ export interface LoneShape {
   readonly fields: readonly ResolvedField[];
   /** Their names, the change log's `changed` of a create. */
   readonly names: readonly string[];
+  /** Each field's position in {@link LoneShape.fields}. */
+  readonly positions: ReadonlyMap<ResolvedField, number>;
 }
 
 const shapes = new WeakMap<ResolvedCollection, LoneShape | null>();
@@ -54,6 +56,7 @@ function shapeOf(
       }) values (${marks.join(", ")})`,
       fields,
       names: Object.freeze(fields.map((f) => f.name)),
+      positions: new Map(fields.map((f, i) => [f, i])),
     });
   }
   shapes.set(collection, shape);
@@ -115,12 +118,12 @@ export async function createAlone(
   const fields = shape.fields;
   const parameters: unknown[] = [uuid, updatedAt];
   // What a re-read answers: each value through the database's form and back.
-  const stored = new Map<ResolvedField, unknown>();
+  const stored: unknown[] = [];
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i];
     const dbValue = field.toDb(values.get(field));
     parameters.push(dbValue ?? null);
-    stored.set(field, field.fromDb ? field.fromDb(dbValue) : dbValue);
+    stored.push(field.fromDb ? field.fromDb(dbValue) : dbValue);
   }
   const insert: LoneInsert = { sql: shape.sql, parameters };
   const change: ChangeEntry | null = collection.events
@@ -145,7 +148,8 @@ export async function createAlone(
   const plan = readPlan(collection, spec.select);
   const record: DataRecord = { UUID: uuid };
   for (const field of plan.fields) {
-    const value = stored.get(field);
+    const at = shape.positions.get(field);
+    const value = at === undefined ? null : stored[at];
     record[field.name] = Array.isArray(value) ? [...value] : value ?? null;
   }
   if (plan.updatedAt) record._updatedAt = updatedAt;
