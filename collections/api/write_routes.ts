@@ -120,7 +120,6 @@ async function update(
   request: ApiRequest,
   body: DeferredBody,
 ): Promise<unknown> {
-  const event = request.event;
   const grant = await request.authorize("update", body.input);
   if ("answer" in grant) return grant.answer;
   const params = writeParams(request, grant);
