@@ -519,6 +519,20 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
 
   writeAlone(statements: readonly LoneStatement[]): number | undefined {
     if (!this.#free() || this.#db.isTransaction) return undefined;
+    if (statements.length === 1) {
+      // One statement is a transaction of its own (autocommit): no begin, no commit. Refused
+      // for another connection's write lock, it changed nothing.
+      const { sql, parameters } = statements[0];
+      try {
+        return Number(
+          this.#prepare(sql).statement.run(...bindable(parameters))
+            .lastInsertRowid,
+        );
+      } catch (error) {
+        if (isBusyError(error)) return undefined;
+        throw translateError(error);
+      }
+    }
     try {
       (this.#begin ??= this.#db.prepare("begin immediate")).run();
     } catch (error) {

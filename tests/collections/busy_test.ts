@@ -15,6 +15,8 @@ import { openDataLayer } from "../../collections/data_layer.ts";
 
 const collections = {
   Posts: defineCollection({ fields: { title: field("text") } }),
+  // No change log: a create is one statement, run without begin and commit on SQLite.
+  Quiet: defineCollection({ fields: { title: field("text") }, events: false }),
 };
 
 function is503(error: unknown): boolean {
@@ -78,6 +80,34 @@ dbTest(
     assert.deepEqual(
       (await data.query("Posts").order("title").findMany()).map((p) => p.title),
       ["after", "before"],
+    );
+  },
+  { file: true },
+);
+
+dbTest(
+  "SQLite: a create of one statement against another connection's write lock waits for it, or answers 503",
+  async (db) => {
+    if (db.dialect !== "sqlite") return;
+    const data = await db.open({ collections });
+    let release = await holdWriteLock(db.dialect, db.url);
+    const waiting = data.query("Quiet").create({ title: "waited" });
+    await release();
+    created(await waiting);
+    const impatient = await db.open({ collections, busyTimeout: 50 });
+    release = await holdWriteLock(db.dialect, db.url);
+    try {
+      await assert.rejects(
+        () => impatient.query("Quiet").create({ title: "blocked" }),
+        is503,
+      );
+    } finally {
+      await release();
+    }
+    created(await impatient.query("Quiet").create({ title: "after" }));
+    assert.deepEqual(
+      (await data.query("Quiet").order("title").findMany()).map((p) => p.title),
+      ["after", "waited"],
     );
   },
   { file: true },
