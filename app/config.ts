@@ -159,6 +159,13 @@ export interface StrataConfig {
     sync?: { force?: boolean };
     /** How long a write waits for a lock before answering 503. Default `2s`. */
     busyTimeout?: Duration;
+    /**
+     * PostgreSQL: how many distinct statement texts each process sends as named prepared
+     * statements, parsed and planned once per connection instead of once per request (a
+     * text is named the second time it runs). `false` sends every statement unnamed, as
+     * PgBouncer in transaction pooling mode before 1.21 needs. Default `200`.
+     */
+    preparedStatements?: number | false;
   };
   /** Server-wide HTTP settings. */
   api?: {
@@ -325,6 +332,8 @@ export interface ResolvedConfig {
     readonly sync: { readonly force: boolean };
     /** Lock wait in ms. */
     readonly busyTimeout: number;
+    /** PostgreSQL: statement texts named per process; 0 when off. */
+    readonly preparedStatements: number;
   };
   /** Server-wide HTTP settings; limits in bytes and ms, `Infinity` when lifted. */
   readonly api: {
@@ -455,7 +464,7 @@ const KNOWN_KEYS: Record<string, readonly string[] | null> = {
     "hooks",
     "webhooks",
   ],
-  database: ["url", "sync", "busyTimeout"],
+  database: ["url", "sync", "busyTimeout", "preparedStatements"],
   "database.sync": ["force"],
   api: [
     "basePath",
@@ -606,10 +615,11 @@ function positiveInteger(
   fallback: number,
   key: string,
   source: string,
+  orElse = "",
 ): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || (value as number) < 1) {
-    throw new Error(`${source}: ${key} must be a positive integer`);
+    throw new Error(`${source}: ${key} must be a positive integer${orElse}`);
   }
   return value as number;
 }
@@ -915,6 +925,15 @@ export function resolveConfig(
         "2s",
         "database.busyTimeout",
       ),
+      preparedStatements: config.database?.preparedStatements === false
+        ? 0
+        : positiveInteger(
+          config.database?.preparedStatements,
+          200,
+          "database.preparedStatements",
+          source,
+          " or false",
+        ),
     }),
     api: Object.freeze({
       basePath: normalizeBasePath(config.api?.basePath, source),

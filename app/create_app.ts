@@ -321,6 +321,7 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     defaultLocale: config.collections.defaultLocale,
     sync: { force: config.database.sync.force },
     busyTimeout: config.database.busyTimeout,
+    preparedStatements: config.database.preparedStatements,
     queryFilters: (merged.hooks.get("query:filter") ?? []) as never,
     now,
     messages: messages.renderValidation,

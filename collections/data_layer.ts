@@ -76,6 +76,11 @@ export interface DataLayerOptions {
    * `busy_timeout`, PostgreSQL `lock_timeout`); default 2000.
    */
   busyTimeout?: number;
+  /**
+   * PostgreSQL: how many distinct statement texts are sent as named prepared statements
+   * (parsed and planned once per connection); 0 sends every statement unnamed. Default 200.
+   */
+  preparedStatements?: number;
   /** The acting user of a write (change log `actor`, `record:beforeWrite` `user`); default none. */
   actingUser?: () => ActingUser | null;
   /** The `record:beforeWrite` functions. */
@@ -248,6 +253,7 @@ export async function openDataLayer(
     url: options.url,
     pgSchema: options.pgSchema,
     busyTimeout: options.busyTimeout,
+    preparedStatements: options.preparedStatements,
     holdsConnection: () => storage.get() !== undefined,
   });
   const { db, dialect } = opened;

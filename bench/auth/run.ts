@@ -37,7 +37,8 @@ import {
 
 const LOGINS = Number(Deno.env.get("BENCH_LOGINS") ?? (QUICK ? "5" : "25"));
 const CONNECTIONS = 32;
-const PORT = 8790;
+/** The first port the servers listen on (`BENCH_PORT`, for a machine that runs two benches). */
+const PORT = Number(Deno.env.get("BENCH_PORT") ?? 8790);
 const SESSIONS = QUICK ? 100 : 1000;
 const COMMITTER = new URL("./_committer.ts", import.meta.url);
 const SERVER = new URL("./server.ts", import.meta.url);

@@ -30,6 +30,11 @@ export interface OpenDatabaseOptions {
   holdsConnection?: () => boolean;
   /** SQLite only: prepared statements kept in the LRU cache; default 256. */
   statementCacheSize?: number;
+  /**
+   * PostgreSQL only: how many distinct statement texts are sent as named prepared
+   * statements; 0 sends every statement unnamed. Default 200 (see postgres.ts).
+   */
+  preparedStatements?: number;
 }
 
 /** An open database. */
@@ -81,6 +86,7 @@ export async function openDatabase(
       url: options.url,
       schema: options.pgSchema,
       lockTimeout: busyTimeout,
+      preparedStatements: options.preparedStatements,
     });
     return { db: new Kysely({ dialect }), dialect: "postgres" };
   }

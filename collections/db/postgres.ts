@@ -15,6 +15,7 @@ import {
 import { bootError, mapBusyError } from "./busy.ts";
 import { currentQueryTimeout } from "./deadline.ts";
 import { AT_COMMIT } from "./with_commit.ts";
+import { StatementNames } from "./_statement_names.ts";
 
 /** Options of {@link createPostgresDialect}. */
 export interface PostgresOptions {
@@ -26,7 +27,17 @@ export interface PostgresOptions {
   lockTimeout?: number;
   /** Pool size; default 10. */
   max?: number;
+  /**
+   * How many distinct statement texts are sent as named prepared statements (parsed and
+   * planned once per connection); 0 sends every statement unnamed, as a connection pooler
+   * that does not track them needs (PgBouncer in transaction mode before 1.21). Default
+   * {@link DEFAULT_PREPARED_STATEMENTS}.
+   */
+  preparedStatements?: number;
 }
+
+/** How many statement texts a pool names when not told otherwise. */
+export const DEFAULT_PREPARED_STATEMENTS = 200;
 
 /** What {@link createPostgresDialect} returns. */
 export interface PostgresSetup {
@@ -145,6 +156,9 @@ export async function createPostgresDialect(
     await pool.end();
     throw bootError(error);
   }
+  const names = new StatementNames(
+    options.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS,
+  );
   const wrapped: PostgresPool = {
     async connect(): Promise<PostgresPoolClient> {
       let client: PgClient;
@@ -154,7 +168,7 @@ export async function createPostgresDialect(
         throw mapBusyError(error);
       }
       await applyStatementTimeout(client);
-      return wrapClient(client);
+      return wrapClient(client, names);
     },
     end: () => pool.end(),
   };
@@ -182,29 +196,49 @@ async function applyStatementTimeout(client: PgClient): Promise<void> {
 }
 
 /**
- * Runs one statement through `pg`'s callback form, busy errors mapped. Its promise form
- * gives the statement's `Query` its callback only after constructing it, and under load
- * V8 then kept each statement's rows (and what they reach) alive past the young-generation
- * collection that should have freed them: a list of 20 rows had 7.7 KB promoted per
- * request, and the old-generation collections that followed cost the server more CPU than
- * its JSON; with the callback given at construction, 0.3 KB (as with `pool.query`).
+ * Sends one statement through `pg`'s callback form; errors come back as `pg` gives them.
+ * Its promise form gives the statement's `Query` its callback only after constructing it,
+ * and under load V8 then kept each statement's rows (and what they reach) alive past the
+ * young-generation collection that should have freed them: a list of 20 rows had 7.7 KB
+ * promoted per request, and the old-generation collections that followed cost the server
+ * more CPU than its JSON; with the callback given at construction, 0.3 KB (as with
+ * `pool.query`).
  */
-function queryWithCallback(
+function send(
   client: PgClient,
   query: unknown,
   values: unknown,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     client.query(query, values, (error: unknown, result: unknown) => {
-      if (error) reject(mapBusyError(error));
+      if (error) reject(error);
       else resolve(result);
     });
   });
 }
 
+function mapped(promise: Promise<unknown>): Promise<unknown> {
+  return promise.catch((error) => {
+    throw mapBusyError(error);
+  });
+}
+
+/**
+ * Whether `error` says a named statement's cached plan no longer fits its tables: another
+ * process changed the type or number of the columns it returns.
+ */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === "0A000" && typeof message === "string" &&
+    message.includes("cached plan must not change result type");
+}
+
 const wrappers = new WeakMap<PgClient, PostgresPoolClient>();
 
-function wrapClient(client: PgClient): PostgresPoolClient {
+function wrapClient(
+  client: PgClient,
+  names: StatementNames,
+): PostgresPoolClient {
   let wrapper = wrappers.get(client);
   if (wrapper) return wrapper;
   // The pool listens for errors only while a client is idle. A connection lost while a
@@ -218,18 +252,40 @@ function wrapClient(client: PgClient): PostgresPoolClient {
    * round trip) and statements held for the commit (with_commit.ts).
    */
   let held: string[] = [];
+  /** Whether a transaction is open: a failed statement in it cannot be sent again. */
+  let transaction = false;
   const run = (args: unknown[]): unknown => {
     const [query, values] = args;
     // A cursor (streaming) is submitted as is.
     if (typeof (query as { submit?: unknown }).submit === "function") {
       return client.query(...args);
     }
-    return queryWithCallback(client, query, values);
+    if (typeof query !== "string") return mapped(send(client, query, values));
+    // Only parameterised statements: `pg` sends the others as simple queries, unparsed.
+    const name = Array.isArray(values) && values.length > 0
+      ? names.nameOf(query)
+      : undefined;
+    if (name === undefined) return mapped(send(client, query, values));
+    return send(client, { name, text: query, values }, undefined).catch(
+      (error) => {
+        if (!isStalePlan(error)) throw mapBusyError(error);
+        names.refuse(query);
+        if (transaction) throw mapBusyError(error);
+        return mapped(send(client, query, values));
+      },
+    );
   };
   wrapper = {
     // deno-lint-ignore no-explicit-any
     query(...args: any[]): any {
       const [text] = args;
+      if (text === "begin" || text === "commit" || text === "rollback") {
+        transaction = text === "begin";
+      } else if (
+        typeof text === "string" && text.startsWith("start transaction")
+      ) {
+        transaction = true;
+      }
       if (text === "begin" && held.length === 0) {
         held.push(text);
         return Promise.resolve({ command: "BEGIN", rowCount: null, rows: [] });
@@ -262,6 +318,7 @@ function wrapClient(client: PgClient): PostgresPoolClient {
     },
     release: () => {
       held = [];
+      transaction = false;
       client.release();
     },
   } as PostgresPoolClient;

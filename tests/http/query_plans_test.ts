@@ -38,6 +38,13 @@ async function capture(
           sql: args[0],
           parameters: (args[1] as unknown[] | undefined) ?? [],
         });
+      } else if (typeof (args[0] as { text?: unknown })?.text === "string") {
+        // A named prepared statement: `{ name, text, values }`.
+        const { text, values } = args[0] as {
+          text: string;
+          values?: unknown[];
+        };
+        seen.push({ sql: text, parameters: values ?? [] });
       }
       return query.apply(this, args);
     };
