@@ -131,7 +131,10 @@ export async function createAlone(
       collection: collection.name,
       uuid,
       op: "create",
-      changed: inOrder ? shape.names : [...values.keys()].map((f) => f.name),
+      // A list of its own: the feed hands it to listeners, which may change it.
+      changed: inOrder
+        ? shape.names.slice()
+        : [...values.keys()].map((f) => f.name),
       locale: null,
       actor: ctx.actingUser()?.UUID ?? null,
       at: ctx.now(),

@@ -285,3 +285,31 @@ dbTest(
     }
   },
 );
+
+dbTest(
+  "a feed listener may change an event's changed list: the next create logs its own",
+  async (db) => {
+    const data = await open(db);
+    const failures: unknown[] = [];
+    const stop = await data.feed.subscribe((events) => {
+      for (const event of events) {
+        try {
+          (event.changed as string[]).push("mine");
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    });
+    try {
+      for (const title of ["one", "two"]) {
+        const record = created(await data.query("Fast").create({ title }));
+        await data.feed.settle();
+        const [row] = await logRows(data, record.UUID as string);
+        assert.deepEqual(JSON.parse(row.changed), Object.keys(fields));
+      }
+    } finally {
+      stop();
+    }
+    assert.deepEqual(failures, []);
+  },
+);
