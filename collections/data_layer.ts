@@ -32,6 +32,7 @@ import {
   changeLogTables,
   changeRowParameters,
   changeRowStatement,
+  CHANGES_TABLE,
   pruneChanges,
   type Retention,
   withChangeRowText,
@@ -194,6 +195,21 @@ export function hasFileFields(
 }
 
 /**
+ * The change log's newest seq read on SQLite's own connection (`null` for an empty log,
+ * `undefined` when the connection is held): at boot the first statement through Kysely, in
+ * a fresh process, cost several times this read.
+ */
+function newestChange(reader: DirectReader): number | null | undefined {
+  const rows = reader.readArrays(
+    `select max("seq") from "${CHANGES_TABLE}"`,
+    [],
+  );
+  if (rows === undefined) return undefined;
+  const newest = rows[0]?.[0];
+  return newest === null || newest === undefined ? null : Number(newest);
+}
+
+/**
  * Opens the data layer: the database, the collections (resolved against the field types)
  * and the schema sync.
  *
@@ -295,7 +311,7 @@ export async function openDataLayer(
     // Running from boot, the feed knows its position whenever app code subscribes:
     // `changes()` promises every change committed after its call.
     try {
-      await feed.start();
+      await feed.start(reader ? newestChange(reader) : undefined);
     } catch (error) {
       await feed.close();
       await db.destroy();

@@ -177,13 +177,14 @@ export class ChangeFeed {
   /**
    * Starts reading from the log's newest seq (the data layer does this at boot when a
    * collection has events, so {@link ChangeFeed.position} is known whenever app code asks).
-   * Resolves once the feed runs; at once when it already does.
+   * Resolves once the feed runs; at once when it already does. On SQLite a caller that has
+   * just read the newest seq itself (`null` for an empty log) passes it as `newest`.
    */
-  start(): Promise<void> {
+  start(newest?: number | null): Promise<void> {
     if (this.#closed) {
       return Promise.reject(new Error("The change feed is closed"));
     }
-    return this.#start();
+    return this.#start(newest);
   }
 
   /**
@@ -323,17 +324,20 @@ export class ChangeFeed {
     if (client) await awaitOnListen(client, () => client.end()).catch(() => {});
   }
 
-  #start(): Promise<void> {
-    this.#started ??= this.#begin().catch((error) => {
+  #start(newest?: number | null): Promise<void> {
+    this.#started ??= this.#begin(newest).catch((error) => {
       this.#started = null;
       throw error;
     });
     return this.#started;
   }
 
-  async #begin(): Promise<void> {
+  async #begin(newest?: number | null): Promise<void> {
     const { dialect, pollInterval } = this.#options;
-    this.#position = await this.#startPosition();
+    // PostgreSQL's start also waits for the log's writers of that moment.
+    this.#position = newest !== undefined && dialect === "sqlite"
+      ? newest ?? 0
+      : await this.#startPosition();
     this.#running = !this.#closed;
     if (dialect === "postgres") await this.#connectListener();
     if (this.#closed) return;

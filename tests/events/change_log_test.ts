@@ -404,6 +404,20 @@ eventsTest("change log: the config refuses bad events options", async (h) => {
 });
 
 eventsTest(
+  "change log: an app booted on a log that holds changes starts its feed at the newest seq",
+  async (h) => {
+    const first = await h.boot({ root: EVENTS_APP });
+    for (const label of ["a", "b"]) {
+      assert.ok((await first.query("Tags").create({ label })).ok);
+    }
+    const logged = await seqs(first);
+    const second = await h.boot({ root: EVENTS_APP });
+    assert.equal(second.data.feed.position, logged[logged.length - 1]);
+  },
+  { shared: true },
+);
+
+eventsTest(
   "change log: a feed nobody listens to keeps its position by seqs alone; a listener then gets each later change whole",
   async (h) => {
     const app = await h.boot({ root: EVENTS_APP });
