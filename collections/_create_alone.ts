@@ -6,7 +6,11 @@
 // stores, logs and answers what the general create in writes.ts does, with its errors.
 import type { LayerContext, LoneInsert } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import type { CreateResult, DataRecord, WriteErrors } from "./results.ts";
+import {
+  type CreateResult,
+  type DataRecord,
+  hasWriteErrors,
+} from "./results.ts";
 import type { ChangeEntry } from "./changes/log.ts";
 import { pipelineOf, type WriteOptions } from "./pipeline.ts";
 import { readPlan, type ReadSpec } from "./read_spec.ts";
@@ -85,11 +89,6 @@ export function loneCreate(
   return shapeOf(ctx, collection);
 }
 
-function hasErrors(errors: WriteErrors): boolean {
-  for (const _ in errors) return true;
-  return false;
-}
-
 /**
  * Creates one record of a collection {@link loneCreate} gave `shape` for.
  *
@@ -112,7 +111,7 @@ export async function createAlone(
   const inOrder = !(outcome instanceof Promise);
   if (outcome instanceof Promise) outcome = await outcome;
   const { values, errors } = outcome;
-  if (hasErrors(errors)) return { ok: false, errors };
+  if (hasWriteErrors(errors)) return { ok: false, errors };
   const uuid = crypto.randomUUID();
   const updatedAt = ctx.now();
   const fields = shape.fields;

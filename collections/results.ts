@@ -55,6 +55,22 @@ const CODES = new WeakMap<WriteErrors, Record<string, string>>();
 const CODE = /^[A-Za-z][A-Za-z0-9]*$/;
 
 /**
+ * Whether `errors` holds any refusal (without listing its keys: a write asks this once per
+ * request).
+ *
+ * @example
+ * ```ts
+ * import { hasWriteErrors } from "./results.ts";
+ * hasWriteErrors({}); // false
+ * hasWriteErrors({ title: "Too long" }); // true
+ * ```
+ */
+export function hasWriteErrors(errors: WriteErrors): boolean {
+  for (const _ in errors) return true;
+  return false;
+}
+
+/**
  * Notes the stable code of the refusal at `path` of `errors` (a message key such as
  * `required`; anything that is not one is `invalid`).
  *

@@ -10,11 +10,11 @@ import { sql, type SqlBool } from "kysely";
 import type { Condition } from "./compile_where.ts";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
-import type {
-  CreateResult,
-  DataRecord,
-  UpdateResult,
-  WriteErrors,
+import {
+  type CreateResult,
+  type DataRecord,
+  hasWriteErrors,
+  type UpdateResult,
 } from "./results.ts";
 import type { WhereFilter } from "./where.ts";
 import {
@@ -59,11 +59,6 @@ export interface WriteState {
   readonly locale: string;
   /** What the answer returns. */
   readonly spec: ReadSpec;
-}
-
-function hasErrors(errors: WriteErrors): boolean {
-  for (const _ in errors) return true;
-  return false;
 }
 
 /** Maps a database unique violation to a refusal; rethrows anything else. */
@@ -195,7 +190,7 @@ async function createInTransaction(
         options,
         () => Promise.resolve(null),
       );
-      if (hasErrors(errors)) throw new Refusal(errors);
+      if (hasWriteErrors(errors)) throw new Refusal(errors);
       if (collection.preparedFields.length > 0) {
         await prepareForStorage(ctx, values, "create", locale, input);
       }
@@ -430,7 +425,7 @@ export async function updateRecords(
           }
         }
       }
-      if (hasErrors(errors)) throw new Refusal(errors);
+      if (hasWriteErrors(errors)) throw new Refusal(errors);
       if (targets.length === 0) return [];
       await prepareForStorage(ctx, values, "update", locale, input);
       await prepareForStorage(ctx, newRowValues, "update", locale, input);
