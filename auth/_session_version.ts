@@ -4,6 +4,7 @@
 // holds. Unlike SQLite's `data_version`, which moves with every commit to any table, it
 // does not drop every kept lookup whenever another process writes its own data.
 import { sql } from "kysely";
+import { quoteIdentifier as id } from "../collections/db/quote_identifier.ts";
 import type { App } from "../app/create_app.ts";
 import { kyselyOf } from "../collections/database.ts";
 
@@ -16,10 +17,6 @@ export const SESSION_VERSION_SQL =
 
 const TRACKED = ["Users", "Sessions"] as const;
 const EVENTS = ["insert", "update", "delete"] as const;
-
-function id(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /**
  * Creates the counter and its triggers when missing (SQLite only; PostgreSQL reads the

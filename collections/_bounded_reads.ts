@@ -28,6 +28,7 @@
  */
 
 import type { CompiledQuery } from "kysely";
+import { quoteIdentifier } from "./db/quote_identifier.ts";
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection } from "./resolve.ts";
 
@@ -231,7 +232,7 @@ function tableIsSmall(
   const now = performance.now();
   const known = smallTables.get(collection);
   if (known && now - known.at < SPAN_TTL_MS) return known.small;
-  const table = `"${collection.table.replaceAll('"', '""')}"`;
+  const table = quoteIdentifier(collection.table);
   const found = ctx.reader?.readArrays(
     `select coalesce((select max(rowid) from ${table}) - (select min(rowid) from ${table}) < ?, 1)`,
     [BOUNDED_ROWS],

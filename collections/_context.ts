@@ -51,6 +51,11 @@ export interface LoneInsert {
   readonly sql: string;
   /** Its parameters. */
   readonly parameters: readonly unknown[];
+  /**
+   * PostgreSQL, a collection with events: the INSERT with its change-log row as one
+   * statement (`withChangeRowText`), the log row's parameters after the insert's.
+   */
+  readonly sqlWithChange?: string;
 }
 
 /** Internal state of one open data layer. */

@@ -11,10 +11,11 @@ import {
   type DataRecord,
   hasWriteErrors,
 } from "./results.ts";
-import type { ChangeEntry } from "./changes/log.ts";
+import { type ChangeEntry, withChangeRowText } from "./changes/log.ts";
 import { pipelineOf, type WriteOptions } from "./pipeline.ts";
 import { readPlan, type ReadSpec } from "./read_spec.ts";
 import { notUniqueErrors } from "./uniques.ts";
+import { quoteIdentifier } from "./db/quote_identifier.ts";
 
 /** What a create alone writes for a collection. */
 export interface LoneShape {
@@ -26,13 +27,11 @@ export interface LoneShape {
   readonly names: readonly string[];
   /** Each field's position in {@link LoneShape.fields}. */
   readonly positions: ReadonlyMap<ResolvedField, number>;
+  /** PostgreSQL, a collection with events: the INSERT with its change-log row. */
+  readonly sqlWithChange?: string;
 }
 
 const shapes = new WeakMap<ResolvedCollection, LoneShape | null>();
-
-function quoted(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 function shapeOf(
   ctx: LayerContext,
@@ -54,13 +53,17 @@ function shapeOf(
     const marks = columns.map((_, i) =>
       ctx.dialect === "postgres" ? `$${i + 1}` : "?"
     );
+    const sql = `insert into ${quoteIdentifier(collection.table)} (${
+      columns.map(quoteIdentifier).join(", ")
+    }) values (${marks.join(", ")})`;
     shape = Object.freeze({
-      sql: `insert into ${quoted(collection.table)} (${
-        columns.map(quoted).join(", ")
-      }) values (${marks.join(", ")})`,
+      sql,
       fields,
       names: Object.freeze(fields.map((f) => f.name)),
       positions: new Map(fields.map((f, i) => [f, i])),
+      sqlWithChange: ctx.dialect === "postgres" && collection.events
+        ? withChangeRowText(sql, columns.length)
+        : undefined,
     });
   }
   shapes.set(collection, shape);
@@ -124,7 +127,11 @@ export async function createAlone(
     parameters.push(dbValue ?? null);
     stored.push(field.fromDb ? field.fromDb(dbValue) : dbValue);
   }
-  const insert: LoneInsert = { sql: shape.sql, parameters };
+  const insert: LoneInsert = {
+    sql: shape.sql,
+    parameters,
+    sqlWithChange: shape.sqlWithChange,
+  };
   const change: ChangeEntry | null = collection.events
     ? {
       collection: collection.name,

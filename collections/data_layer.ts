@@ -35,7 +35,6 @@ import {
   CHANGES_TABLE,
   pruneChanges,
   type Retention,
-  withChangeRowText,
   writeChanges,
 } from "./changes/log.ts";
 import { ChangeFeed } from "./changes/feed.ts";
@@ -415,23 +414,12 @@ export async function openDataLayer(
       return collection;
     },
   };
-  /** PostgreSQL: each lone INSERT's text with its change-log row, written once. */
-  const withLogRow = new Map<string, string>();
-  const loggedText = (insert: LoneInsert): string => {
-    let text = withLogRow.get(insert.sql);
-    if (text === undefined) {
-      text = withChangeRowText(insert.sql, insert.parameters.length);
-      if (withLogRow.size >= 256) withLogRow.clear();
-      withLogRow.set(insert.sql, text);
-    }
-    return text;
-  };
   const insertAloneOnPostgres = async (
     insert: LoneInsert,
     change: ChangeEntry | null,
   ): Promise<void> => {
     const query = change
-      ? CompiledQuery.raw(loggedText(insert), [
+      ? CompiledQuery.raw(insert.sqlWithChange!, [
         ...insert.parameters,
         ...changeRowParameters(change),
       ])

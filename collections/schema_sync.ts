@@ -22,6 +22,7 @@
 
 // deno-lint-ignore-file no-explicit-any
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { quoteIdentifier as id } from "./db/quote_identifier.ts";
 import type { SqlDialect } from "./db/open_database.ts";
 import { isBusyError } from "./db/busy.ts";
 import {
@@ -141,11 +142,6 @@ type Step = string | ((db: Kysely<any>) => Promise<void>);
 
 /** Runs DDL statements in order, as few round trips as the database allows. */
 type ScriptRunner = (statements: readonly string[]) => Promise<void>;
-
-/** Quotes an identifier (both databases quote with `"` and double it inside). */
-function id(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /**
  * A column definition. On PostgreSQL text columns compare and sort by code point (collation

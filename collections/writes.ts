@@ -143,7 +143,7 @@ async function validateWrite<R extends ExistingRow>(
  * const result = await createRecord(ctx, posts, state, { title: "x" }, {});
  * ```
  */
-export function createRecord(
+export async function createRecord(
   ctx: LayerContext,
   collection: ResolvedCollection,
   state: WriteState,
@@ -151,8 +151,8 @@ export function createRecord(
   options: WriteOptions,
 ): Promise<CreateResult> {
   const shape = loneCreate(ctx, collection, state.spec);
-  return shape
-    ? createAlone(
+  if (shape) {
+    return await createAlone(
       ctx,
       collection,
       shape,
@@ -160,18 +160,9 @@ export function createRecord(
       state.locale,
       input,
       options,
-    )
-    : createInTransaction(ctx, collection, state, input, options);
-}
-
-/** A create through the general path: its statements in a transaction (or savepoint). */
-async function createInTransaction(
-  ctx: LayerContext,
-  collection: ResolvedCollection,
-  state: WriteState,
-  input: Readonly<Record<string, unknown>>,
-  options: WriteOptions,
-): Promise<CreateResult> {
+    );
+  }
+  // The general path: its statements in a transaction (or savepoint).
   const { locale } = state;
   const given = input;
   // A create of its own transaction whose INSERT is its last statement sends that INSERT

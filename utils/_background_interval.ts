@@ -16,9 +16,7 @@ export function backgroundInterval(
   tick: () => void,
   ms: number,
 ): ReturnType<typeof setInterval> {
-  const timer = setInterval(tick, ms);
-  Deno.unrefTimer(timer as unknown as number);
-  return timer;
+  return unref(setInterval(tick, ms));
 }
 
 /**
@@ -35,7 +33,10 @@ export function backgroundTimeout(
   run: () => void,
   ms: number,
 ): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(run, ms);
+  return unref(setTimeout(run, ms));
+}
+
+function unref<T>(timer: T): T {
   Deno.unrefTimer(timer as unknown as number);
   return timer;
 }

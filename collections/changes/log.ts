@@ -125,8 +125,16 @@ function postgresInsert(entries: readonly ChangeEntry[]): CompiledQuery {
   return CompiledQuery.raw(text, []);
 }
 
-/** The parameters of one entry's row, in the order of the insert's columns. */
-function rowParameters(entry: ChangeEntry): unknown[] {
+/**
+ * The parameters of `entry`'s log row, in the order of the log's columns: those of
+ * {@link changeRowStatement}, and those {@link withChangeRowText} adds after the insert's.
+ *
+ * @example
+ * ```ts ignore
+ * const parameters = [...row, ...changeRowParameters(entry)];
+ * ```
+ */
+export function changeRowParameters(entry: ChangeEntry): unknown[] {
   return [
     entry.collection,
     entry.uuid,
@@ -150,7 +158,7 @@ function rowParameters(entry: ChangeEntry): unknown[] {
 export function changeRowStatement(
   entry: ChangeEntry,
 ): { sql: string; parameters: unknown[] } {
-  return { sql: sqliteInsertText(1), parameters: rowParameters(entry) };
+  return { sql: sqliteInsertText(1), parameters: changeRowParameters(entry) };
 }
 
 /**
@@ -168,31 +176,11 @@ export function changeRowStatement(
  */
 export function withChangeRowText(insert: string, count: number): string {
   const p = (i: number, type: string) => `$${count + i}::${type}`;
-  return `with "r" as (${insert} returning "UUID") insert into "${CHANGES_TABLE}" ` +
+  const types = ["text", "text", "text", "bigint", "text", "text", "text"];
+  return `with "r" as (${insert} returning 1) insert into "${CHANGES_TABLE}" ` +
     `("collection", "uuid", "op", "at", "changed", "locale", "actor") select ${
-      p(1, "text")
-    }, "UUID", ${p(2, "text")}, ${p(3, "bigint")}, ${p(4, "text")}, ${
-      p(5, "text")
-    }, ${p(6, "text")} from "r"`;
-}
-
-/**
- * The parameters {@link withChangeRowText} adds after the insert's, for `entry`.
- *
- * @example
- * ```ts ignore
- * const parameters = [...row, ...changeRowParameters(entry)];
- * ```
- */
-export function changeRowParameters(entry: ChangeEntry): unknown[] {
-  return [
-    entry.collection,
-    entry.op,
-    entry.at,
-    JSON.stringify(entry.changed),
-    entry.locale,
-    entry.actor,
-  ];
+      types.map((type, i) => p(i + 1, type)).join(", ")
+    } from "r"`;
 }
 
 /**
@@ -224,7 +212,7 @@ export async function writeChanges(
     if (dialect === "postgres" && final) query = postgresInsert(part);
     else {
       const parameters: unknown[] = [];
-      for (const entry of part) parameters.push(...rowParameters(entry));
+      for (const entry of part) parameters.push(...changeRowParameters(entry));
       let text = sqliteInsertText(part.length);
       if (dialect === "postgres") {
         let n = 0;

@@ -16,6 +16,7 @@ import { bootError, mapBusyError } from "./busy.ts";
 import { currentQueryTimeout } from "./deadline.ts";
 import { AT_COMMIT } from "./with_commit.ts";
 import { StatementNames } from "./_statement_names.ts";
+import { quoteIdentifier } from "./quote_identifier.ts";
 
 /** Options of {@link createPostgresDialect}. */
 export interface PostgresOptions {
@@ -97,19 +98,6 @@ const typeParsers = {
 };
 
 /**
- * Quotes an identifier for PostgreSQL.
- *
- * @example
- * ```ts
- * import { quotePgIdentifier } from "./postgres.ts";
- * quotePgIdentifier('my"schema'); // "\"my\"\"schema\""
- * ```
- */
-export function quotePgIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/**
  * Opens a `pg` pool (creating `schema` first when given) and wraps it in Kysely's
  * `PostgresDialect`.
  *
@@ -149,7 +137,7 @@ export async function createPostgresDialect(
   try {
     if (schema) {
       await pool.query(
-        `create schema if not exists ${quotePgIdentifier(schema)}`,
+        `create schema if not exists ${quoteIdentifier(schema)}`,
       );
     }
   } catch (error) {

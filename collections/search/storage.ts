@@ -22,11 +22,7 @@ import { type Kysely, type QueryResult, type RawBuilder, sql } from "kysely";
 import type { SqlDialect } from "../db/open_database.ts";
 import { indexName, type ResolvedCollection } from "../resolve.ts";
 import { FOLDED_MARKS } from "./fold.ts";
-
-/** Quotes an identifier. */
-function id(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
+import { quoteIdentifier as id } from "../db/quote_identifier.ts";
 
 /** The SQLite table mapping documents to FTS5 row ids. */
 export function searchIdsTable(collection: string): string {
