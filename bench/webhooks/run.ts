@@ -71,6 +71,15 @@ function startReceiver() {
   };
 }
 
+/**
+ * Lets the event loop run between two writes, as it runs between a server's requests: a
+ * loop of synchronous SQLite writes would otherwise hold every delivery's response back
+ * until the last write. Both sides wait the same way.
+ */
+function betweenWrites(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 async function sign(body: string): Promise<string> {
   const time = Math.floor(Date.now() / 1000);
   const key = await crypto.subtle.importKey(
@@ -175,8 +184,7 @@ async function peerRun(
         );
         sqlite.exec("commit");
         sender.wake();
-        // Let the sender run between writes, as a server's event loop would.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await betweenWrites();
       }
     });
     await sender.idle();
@@ -250,6 +258,7 @@ async function peerRun(
           client.release();
         }
         sender.wake();
+        await betweenWrites();
       }
     });
     await sender.idle();
@@ -277,6 +286,7 @@ async function strataRun(
           qty: i,
         });
         if (!created.ok) throw new Error(JSON.stringify(created.errors));
+        await betweenWrites();
       }
     });
   } finally {
