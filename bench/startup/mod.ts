@@ -236,7 +236,7 @@ async function collectionsRows(processes: number): Promise<Comparison[]> {
     try {
       const result = await collectionsBoot(COLLECTIONS, database, processes);
       // The issue's measure: the peer has no modules to load, createApp imports a file per
-      // collection first (Deno's module loading alone is some 0.1 ms a file here). On
+      // collection first (Deno's module loading alone is some 0.05 ms a file here). On
       // SQLite Strata's schema script is the peer's 499 statements and 8 of its own (the
       // schema snapshot and state tables, the change log and its sweep row, the mail outbox
       // and its index): run alone in one transaction they took 15.6 ms of CPU against the
@@ -280,6 +280,29 @@ async function collectionsRows(processes: number): Promise<Comparison[]> {
         peerValue: result.peerRestartMs,
         ours: result.strataRestartMs,
         digits: 1,
+      });
+      // Where the time goes, split in two. What a boot costs before the app has any
+      // collection: Strata opens the database, loads and merges its own layers, builds the
+      // route table, syncs its own tables and starts the mail worker and the change feed, in
+      // a fresh process whose framework code V8 compiles at its first call; the peer opens
+      // the database and commits an empty transaction.
+      rows.push({
+        measure:
+          `no collection: createApp on ${name}, fresh database (what does not grow with the app), ms`,
+        peer: "opening the database, an empty transaction",
+        peerValue: result.peerEmptyMs,
+        ours: result.strataEmptyMs,
+        digits: 1,
+      });
+      // And what each collection adds: per round, the boot of all the collections less the
+      // boot of none, over their count; the modular peer's table module and DDL alike.
+      rows.push({
+        measure:
+          `each collection adds to createApp on ${name} (${COLLECTIONS} less none, ÷${COLLECTIONS}), ms`,
+        peer: "a table module + its DDL by hand",
+        peerValue: result.modularPerTableMs,
+        ours: result.strataPerCollectionMs,
+        digits: 2,
       });
       // Where the time goes: createApp's first step (loading the app folder: importing the
       // collection files in one batch, each definition checked) against the peer importing
@@ -341,7 +364,10 @@ export async function startupBench(): Promise<BenchReport> {
       `importing the ${COLLECTIONS} table modules, imported through a computed specifier ` +
       `inside the clock, as createApp imports the collection files). Restart rows: each ` +
       `side once more on the database its first boot made, the modular peer's ` +
-      `statements IF NOT EXISTS.`,
+      `statements IF NOT EXISTS. "No collection" rows: createApp on an empty app folder ` +
+      `against the script opening the database and committing an empty transaction; ` +
+      `"each collection adds" rows: per round, (boot of ${COLLECTIONS} − boot of none) / ` +
+      `${COLLECTIONS} on each side, the peer being the modular one.`,
     rows: [
       {
         measure: "createApp ms, fresh process",

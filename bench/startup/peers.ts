@@ -9,7 +9,10 @@
  *   running the same CREATE TABLE / CREATE INDEX statements in one transaction; and against
  *   the same script when its statements live, as Strata's definitions do, in a module per
  *   table that it imports first (`generateTableModules`); and the restart of each on the
- *   database its first boot made (the modular peer running its statements `IF NOT EXISTS`).
+ *   database its first boot made (the modular peer running its statements `IF NOT EXISTS`);
+ *   and each side with no collection at all (`createApp` on an empty app folder, the script
+ *   opening the database and committing an empty transaction), which splits a boot into
+ *   what does not grow with the app and what each collection adds.
  *
  * @module
  */
@@ -126,6 +129,17 @@ export interface CollectionsBootResult {
   readonly strataRestartMs: number;
   /** Of which its first step: loading the app folder (importing the collection files). */
   readonly importMs: number;
+  /** `createApp` on an app folder without collections, on a fresh database. */
+  readonly strataEmptyMs: number;
+  /** The peer with no statement: opening the database, an empty transaction. */
+  readonly peerEmptyMs: number;
+  /**
+   * What one collection adds to `createApp`: per round, the boot of `count` collections less
+   * the boot of none, over `count`.
+   */
+  readonly strataPerCollectionMs: number;
+  /** What one table adds to the modular peer (its module and its DDL), reckoned alike. */
+  readonly modularPerTableMs: number;
   /** Fresh processes per side. */
   readonly runs: number;
 }
@@ -152,6 +166,7 @@ export async function collectionsBoot(
   try {
     await admin?.connect();
     await generateCollectionsApp(root, count);
+    await generateCollectionsApp(`${root}/empty`, 0);
     const tables = await generateTableModules(
       `${root}/peer`,
       count,
@@ -166,6 +181,10 @@ export async function collectionsBoot(
     const imports: number[] = [];
     const peerRestart: number[] = [];
     const strataRestart: number[] = [];
+    const strataEmpty: number[] = [];
+    const peerEmpty: number[] = [];
+    const strataPerCollection: number[] = [];
+    const modularPerTable: number[] = [];
     // The first round warms Deno's caches and is not counted.
     for (let i = 0; i <= processes; i++) {
       const schema = `strata_boot_${Date.now()}_${i}`;
@@ -206,14 +225,31 @@ export async function collectionsBoot(
         url("strata"),
         `${schema}_strata`,
       ]);
-      if (ours.tables !== count || imported.modules !== count) {
+      // The same with no collection: what a boot costs before the app has any.
+      const theirsEmpty = await child([
+        DDL_PEER,
+        "0",
+        url("empty_peer"),
+        `${schema}_empty_peer`,
+      ]);
+      const oursEmpty = await child([
+        BOOT_COLLECTIONS,
+        `${root}/empty`,
+        url("empty_strata"),
+        `${schema}_empty_strata`,
+      ]);
+      if (
+        ours.tables !== count || imported.modules !== count ||
+        oursEmpty.tables !== 0
+      ) {
         throw new Error(
           `Strata booted ${ours.tables} collections and imported ${imported.modules} of ${count}`,
         );
       }
       await admin?.query(
         `drop schema "${schema}_peer" cascade; drop schema "${schema}_modules" cascade; ` +
-          `drop schema "${schema}_strata" cascade`,
+          `drop schema "${schema}_strata" cascade; drop schema "${schema}_empty_peer" cascade; ` +
+          `drop schema "${schema}_empty_strata" cascade`,
       );
       if (i === 0) continue;
       peer.push(theirs.bootMs);
@@ -225,6 +261,10 @@ export async function collectionsBoot(
       imports.push(imported.importMs);
       peerRestart.push(theirsAgain.bootMs);
       strataRestart.push(oursAgain.bootMs);
+      strataEmpty.push(oursEmpty.bootMs);
+      peerEmpty.push(theirsEmpty.bootMs);
+      strataPerCollection.push((ours.bootMs - oursEmpty.bootMs) / count);
+      modularPerTable.push((modules.bootMs - theirsEmpty.bootMs) / count);
     }
     return {
       database,
@@ -237,6 +277,10 @@ export async function collectionsBoot(
       importMs: median(imports),
       peerRestartMs: median(peerRestart),
       strataRestartMs: median(strataRestart),
+      strataEmptyMs: median(strataEmpty),
+      peerEmptyMs: median(peerEmpty),
+      strataPerCollectionMs: median(strataPerCollection),
+      modularPerTableMs: median(modularPerTable),
       runs: processes,
     };
   } finally {

@@ -14,6 +14,7 @@ import {
   generateTableModules,
 } from "../../bench/startup/_generate.ts";
 import { PG_URL } from "../_helpers/db_apps.ts";
+import { collectionsBoot } from "../../bench/startup/peers.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const DDL_PEER = new URL("../../bench/startup/_ddl_peer.ts", import.meta.url)
@@ -180,4 +181,46 @@ Deno.test({
       await Deno.remove(root, { recursive: true });
     }
   },
+});
+
+Deno.test("the collections boot splits each side into its boot with no collection and what each collection adds", async () => {
+  const result = await collectionsBoot(2, "sqlite", 1);
+  for (
+    const figure of [
+      result.strataEmptyMs,
+      result.peerEmptyMs,
+      result.strataPerCollectionMs,
+      result.modularPerTableMs,
+    ]
+  ) {
+    assert.ok(Number.isFinite(figure), String(figure));
+  }
+  // One round: the per-collection figures are that round's differences.
+  assert.equal(
+    result.strataPerCollectionMs,
+    (result.strataMs - result.strataEmptyMs) / 2,
+  );
+  assert.equal(
+    result.modularPerTableMs,
+    (result.modularPeerMs - result.peerEmptyMs) / 2,
+  );
+});
+
+Deno.test("the DDL peer with no table opens the database and commits an empty transaction", async () => {
+  const root = await Deno.makeTempDir({ prefix: "strata_ddl_peer_" });
+  try {
+    const result = await run([DDL_PEER, "0", `${root}/empty.db`]);
+    assert.ok(Number.isFinite(result.bootMs));
+    const db = new DatabaseSync(`${root}/empty.db`);
+    try {
+      assert.deepEqual(
+        db.prepare("select name from sqlite_master").all(),
+        [],
+      );
+    } finally {
+      db.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
