@@ -91,14 +91,15 @@ export interface LayerContext {
   /**
    * Runs `insert` as a write of its own (never call it inside a transaction), with the
    * change-log row of `change` when given, and tells the change feed once it committed. On
-   * SQLite it runs at once, synchronously (`undefined`), when nobody holds the connection,
-   * else in a transaction that waits its turn; on PostgreSQL it is one statement. A failure
-   * is thrown as the database reported it, and nothing of it stays.
+   * SQLite it commits at the end of this turn of the event loop with the other such writes
+   * of the turn (`ConnectionReader.writeSoon`) when nobody holds the connection, else in a
+   * transaction that waits its turn; on PostgreSQL it is one statement. A failure is thrown
+   * as the database reported it, and nothing of it stays.
    */
   insertAlone(
     insert: LoneInsert,
     change: ChangeEntry | null,
-  ): Promise<void> | undefined;
+  ): Promise<void>;
   /**
    * Queues a change of the current transaction for the change log (nothing for a collection
    * without events); written just before commit, dropped if the transaction rolls back.

@@ -1,9 +1,10 @@
 // A create that is a write of its own and needs nothing but its row: no link, unique value,
 // file, translation or junction row to check or write, no value prepared for storage, no
 // `record:beforeWrite` function, nothing to populate. Its INSERT is written once per
-// collection and runs through `LayerContext.insertAlone` (SQLite: synchronously; PostgreSQL:
-// one statement with its change-log row) rather than through a Kysely transaction. It
-// stores, logs and answers what the general create in writes.ts does, with its errors.
+// collection and runs through `LayerContext.insertAlone` (SQLite: committed with the other
+// such writes of the event loop's turn; PostgreSQL: one statement with its change-log row)
+// rather than through a Kysely transaction. It stores, logs and answers what the general
+// create in writes.ts does, with its errors.
 import type { LayerContext, LoneInsert } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
 import {
@@ -147,8 +148,7 @@ export async function createAlone(
     }
     : null;
   try {
-    const pending = ctx.insertAlone(insert, change);
-    if (pending) await pending;
+    await ctx.insertAlone(insert, change);
   } catch (error) {
     const refused = notUniqueErrors(ctx, collection, error);
     if (refused === null) throw error;

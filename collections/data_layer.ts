@@ -365,20 +365,21 @@ export async function openDataLayer(
         return await run();
       }
     },
-    insertAlone(insert, change): Promise<void> | undefined {
-      if (dialect === "postgres") return insertAloneOnPostgres(insert, change);
+    async insertAlone(insert, change): Promise<void> {
+      if (dialect === "postgres") {
+        return await insertAloneOnPostgres(insert, change);
+      }
       if (reader) {
-        const statements = change
-          ? [insert, changeRowStatement(change)]
-          : [insert];
-        const last = reader.writeAlone(statements);
+        const last = await reader.writeSoon(
+          change ? [insert, changeRowStatement(change)] : [insert],
+        );
         if (last !== undefined) {
           if (change) feed.committed(last, [change]);
-          return undefined;
+          return;
         }
       }
       // The connection is held (or another process writes): wait for it like any write.
-      return ctx.transaction(async () => {
+      await ctx.transaction(async () => {
         await storage.get()!.trx.executeQuery(
           CompiledQuery.raw(insert.sql, [...insert.parameters]),
         );

@@ -26,6 +26,7 @@ import { Mutex } from "./_mutex.ts";
 import { currentQueryTimeout } from "./deadline.ts";
 import { DeadlineExceeded, runWithDeadline } from "./sqlite_functions.ts";
 import type { SqliteReaders } from "./sqlite_readers.ts";
+import { GroupCommit, type GroupStatement } from "./_group_commit.ts";
 
 /** Options of {@link NodeSqliteDialect}. */
 export interface NodeSqliteDialectOptions {
@@ -169,22 +170,14 @@ export interface ConnectionReader extends DirectReader {
    */
   read<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined;
   /**
-   * Runs `statements` (writes, `?` parameters) as one transaction of their own, at once and
-   * synchronously, when nobody holds the connection: nothing can interleave with it, exactly
-   * as if it had taken the lock. Answers the rowid the last one inserted, or `undefined`
-   * when it cannot run now (the connection is held, or another process holds the write
-   * lock): the caller then goes through Kysely, which waits its turn. A statement's failure
-   * rolls everything back and is thrown (busy errors mapped to 503).
+   * Runs `statements` (writes, `?` parameters) as a transaction of their own, committed with
+   * the other such writes of this turn of the event loop (`GroupCommit`, _group_commit.ts).
+   * Resolves with the rowid the last one inserted once committed, or `undefined` when it
+   * could not run (the connection was held, or another process held the write lock):
+   * nothing of it was written, and the caller goes through Kysely, which waits its turn. A
+   * statement's failure is thrown (busy errors mapped to 503), and nothing of it stays.
    */
-  writeAlone(statements: readonly LoneStatement[]): number | undefined;
-}
-
-/** One statement of {@link ConnectionReader.writeAlone}. */
-export interface LoneStatement {
-  /** Its text. */
-  readonly sql: string;
-  /** Its parameters. */
-  readonly parameters: readonly unknown[];
+  writeSoon(statements: readonly GroupStatement[]): Promise<number | undefined>;
 }
 
 const directReaders = new WeakMap<object, Promise<ConnectionReader | null>>();
@@ -446,7 +439,8 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   /** Whether nobody holds the connection (nor waits for it). */
   readonly #free: () => boolean;
   readonly #busyTimeout: number;
-  /** `writeAlone`'s own statements, kept out of the cache's LRU bookkeeping. */
+  readonly #group = new GroupCommit(this);
+  /** `writeGroups`' own statements, kept out of the cache's LRU bookkeeping. */
   #begin: StatementSync | undefined;
   #commit: StatementSync | undefined;
   /** The driver's lock-free read (set by the driver, which knows the reader threads). */
@@ -469,6 +463,8 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
   }
 
   clear(): void {
+    // Writes asked for before the database closes are written, as they would have been.
+    this.#group.flush();
     this.#cache.clear();
     this.#arrayCache.clear();
     this.#begin = this.#commit = undefined;
@@ -517,17 +513,28 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
     }
   }
 
-  writeAlone(statements: readonly LoneStatement[]): number | undefined {
+  writeSoon(
+    statements: readonly GroupStatement[],
+  ): Promise<number | undefined> {
+    return this.#group.write(statements);
+  }
+
+  /** `GroupWriter.writeGroups`: each write's statements in turn, one transaction for all. */
+  writeGroups(
+    writes: readonly (readonly GroupStatement[])[],
+  ): number[] | undefined {
     if (!this.#free() || this.#db.isTransaction) return undefined;
-    if (statements.length === 1) {
+    if (writes.length === 1 && writes[0].length === 1) {
       // One statement is a transaction of its own (autocommit): no begin, no commit. Refused
       // for another connection's write lock, it changed nothing.
-      const { sql, parameters } = statements[0];
+      const { sql, parameters } = writes[0][0];
       try {
-        return Number(
-          this.#prepare(sql).statement.run(...bindable(parameters))
-            .lastInsertRowid,
-        );
+        return [
+          Number(
+            this.#prepare(sql).statement.run(...bindable(parameters))
+              .lastInsertRowid,
+          ),
+        ];
       } catch (error) {
         if (isBusyError(error)) return undefined;
         throw translateError(error);
@@ -540,13 +547,17 @@ class NodeSqliteConnection implements DatabaseConnection, ConnectionReader {
       throw translateError(error);
     }
     try {
-      let last: number | bigint = 0;
-      for (const { sql, parameters } of statements) {
-        last = this.#prepare(sql).statement.run(...bindable(parameters))
-          .lastInsertRowid;
+      const rowids: number[] = [];
+      for (const statements of writes) {
+        let last: number | bigint = 0;
+        for (const { sql, parameters } of statements) {
+          last = this.#prepare(sql).statement.run(...bindable(parameters))
+            .lastInsertRowid;
+        }
+        rowids.push(Number(last));
       }
       (this.#commit ??= this.#db.prepare("commit")).run();
-      return Number(last);
+      return rowids;
     } catch (error) {
       if (this.#db.isTransaction) {
         try {

@@ -9,7 +9,7 @@ import { defineCollection, field } from "./_imports.ts";
 import { created, dbTest, refused, type TestDatabase } from "./_helpers.ts";
 import type { DataLayer } from "../../collections/mod.ts";
 import { kyselyOf } from "../../collections/database.ts";
-import { errorCodes } from "../../collections/results.ts";
+import { type CreateResult, errorCodes } from "../../collections/results.ts";
 import type { BeforeWriteHooks } from "../../collections/changes/before_write.ts";
 
 const fields = {
@@ -311,5 +311,91 @@ dbTest(
       stop();
     }
     assert.deepEqual(failures, []);
+  },
+);
+
+dbTest(
+  "creates started together each commit and answer, each with its log row, and the feed hands out each once",
+  async (db) => {
+    const data = await open(db);
+    const seen: string[] = [];
+    const stop = await data.feed.subscribe((events) => {
+      for (const event of events) seen.push(event.uuid);
+    });
+    try {
+      // On SQLite these commit as one transaction at the end of the turn (group commit).
+      const names = ["Fast", "FastQuiet", "Fast", "Fast", "FastQuiet", "Fast"];
+      const records = (await Promise.all(
+        names.map((name, i) => data.query(name).create({ title: `n${i}` })),
+      )).map(created);
+      assert.deepEqual(
+        records.map((r) => r.title),
+        names.map((_, i) => `n${i}`),
+      );
+      assert.equal(new Set(records.map((r) => r.UUID)).size, names.length);
+      for (const [i, record] of records.entries()) {
+        const read = await data.query(names[i]).where({ UUID: record.UUID })
+          .findFirst();
+        assert.equal(bytes(read!), bytes(record));
+        const logs = await logRows(data, record.UUID as string);
+        assert.equal(logs.length, names[i] === "Fast" ? 1 : 0);
+      }
+      await data.feed.settle();
+      const logged = records.filter((_, i) => names[i] === "Fast")
+        .map((r) => r.UUID as string);
+      assert.deepEqual([...seen].sort(), [...logged].sort());
+    } finally {
+      stop();
+    }
+  },
+);
+
+/** Makes inserts into `Fast` of the title `boom` fail (a trigger), and only those. */
+async function failingTitle(data: DataLayer): Promise<void> {
+  const db = kyselyOf(data.db);
+  await sql.raw(
+    data.dialect === "sqlite"
+      ? `create trigger "boom" before insert on "Fast" when new."title" = 'boom' begin select raise(abort, 'Boom refused'); end`
+      : `create function "boom"() returns trigger language plpgsql as $$
+         begin
+           if new."title" = 'boom' then raise exception 'Boom refused'; end if;
+           return new;
+         end $$;
+         create trigger "boom" before insert on "Fast" for each row execute function "boom"()`,
+  ).execute(db);
+}
+
+dbTest(
+  "a create that fails among creates started together fails alone: the others commit with their log rows",
+  async (db) => {
+    const data = await open(db);
+    await failingTitle(data);
+    const titles = ["first", "boom", "second", "boom", "third"];
+    const outcomes = await Promise.allSettled(
+      titles.map((title) => data.query("Fast").create({ title })),
+    );
+    const kept: string[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      if (titles[i] === "boom") {
+        assert.equal(outcome.status, "rejected");
+        assert.match(
+          String((outcome as PromiseRejectedResult).reason),
+          /Boom refused/,
+        );
+        continue;
+      }
+      assert.equal(outcome.status, "fulfilled");
+      const record = created(
+        (outcome as PromiseFulfilledResult<CreateResult>).value,
+      );
+      kept.push(record.title as string);
+      assert.equal((await logRows(data, record.UUID as string)).length, 1);
+    }
+    const stored = (await data.query("Fast").findMany()).map((r) => r.title);
+    assert.deepEqual([...stored].sort(), ["first", "second", "third"]);
+    assert.deepEqual(kept, ["first", "second", "third"]);
+    const { rows } = await sql<{ n: number | string }>`
+      select count(*) as n from "_strata_changes"`.execute(kyselyOf(data.db));
+    assert.equal(Number(rows[0].n), 3);
   },
 );

@@ -192,24 +192,6 @@ dbTest(
 );
 
 dbTest(
-  "create: on SQLite a create of its own has committed when create() returns (no await in between)",
-  async (db) => {
-    if (db.dialect !== "sqlite") return;
-    const data = await db.open({ collections });
-    const count = (name: string) =>
-      Number(
-        data.reader!.readArrays(`select count(*) from "${name}"`, [])![0][0],
-      );
-    for (const name of ["Notes", "Drafts"]) {
-      const pending = data.query(name).create({ title: "now" });
-      assert.equal(count(name), 1);
-      created(await pending);
-    }
-    assert.equal(await changeCount(data), 1);
-  },
-);
-
-dbTest(
   "transaction: writes join it beneath an app's own AsyncLocalStorage and a query deadline, and nothing leaks out",
   async (db) => {
     const data = await db.open({ collections });
