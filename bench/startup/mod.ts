@@ -285,7 +285,9 @@ async function collectionsRows(processes: number): Promise<Comparison[]> {
       // collection: Strata opens the database, loads and merges its own layers, builds the
       // route table, syncs its own tables and starts the mail worker and the change feed, in
       // a fresh process whose framework code V8 compiles at its first call; the peer opens
-      // the database and commits an empty transaction.
+      // the database and commits an empty transaction. On PostgreSQL createApp also loads
+      // the pg driver inside its clock (on demand: SQLite apps never load it), where the
+      // peer imports it before its clock starts.
       rows.push({
         measure:
           `no collection: createApp on ${name}, fresh database (what does not grow with the app), ms`,
@@ -367,7 +369,8 @@ export async function startupBench(): Promise<BenchReport> {
       `statements IF NOT EXISTS. "No collection" rows: createApp on an empty app folder ` +
       `against the script opening the database and committing an empty transaction; ` +
       `"each collection adds" rows: per round, (boot of ${COLLECTIONS} − boot of none) / ` +
-      `${COLLECTIONS} on each side, the peer being the modular one.`,
+      `${COLLECTIONS} on each side, the peer being the modular one. On PostgreSQL ` +
+      `createApp loads the pg driver inside its clock, the peers before theirs.`,
     rows: [
       {
         measure: "createApp ms, fresh process",
