@@ -3,7 +3,7 @@
  * Strata's, the ratio and whether the target is met; a summary of targets at the end.
  *
  * - `deno task bench` runs all; `deno task bench http auth` runs the named ones
- *   (`http`, `router`, `collections`, `search`, `data`, `auth`, `eventloop`, `startup`,
+ *   (`http`, `router`, `collections`, `scale`, `search`, `data`, `auth`, `eventloop`, `startup`,
  *   `webhooks`, `accounts`, `files`, `realtime`).
  * - `BENCH_DATABASES=sqlite` (or `postgres`) runs the data benchmarks on one database;
  *   PostgreSQL is `BENCH_POSTGRES` (default `postgres://postgres@127.0.0.1:5432/test`).
@@ -12,7 +12,8 @@
  *   `BENCH_RETRIES` (default 2) bounds how often a round with wrk timeouts is run again.
  * - `BENCH_CPU_PROF=<dir>` runs the servers with `deno run --cpu-prof` (profiles in `<dir>`).
  *
- * Each benchmark also runs alone: `deno run -A bench/http/run.ts`, `bench/collections/run.ts`, `bench/search/run.ts`,
+ * Each benchmark also runs alone: `deno run -A bench/http/run.ts`, `bench/collections/run.ts`,
+ * `bench/scale/run.ts`, `bench/search/run.ts`,
  * `bench/data_bench.ts`, `bench/auth/run.ts`, `bench/event_loop/run.ts`, `bench/router_match.ts`,
  * `bench/webhooks/run.ts`, `bench/accounts/run.ts`, `bench/files/run.ts`, `bench/realtime/run.ts`.
  *
@@ -20,6 +21,7 @@
  */
 import { httpBench } from "./http/run.ts";
 import { collectionsBench } from "./collections/run.ts";
+import { scaleBench } from "./scale/run.ts";
 import { searchBench } from "./search/run.ts";
 import { dataBench } from "./data_bench.ts";
 import { authBench } from "./auth/run.ts";
@@ -37,6 +39,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   http: httpBench,
   router: routerMatchBench,
   collections: collectionsBench,
+  scale: () => scaleBench(),
   search: searchBench,
   data: dataBench,
   auth: authBench,
