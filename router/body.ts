@@ -14,6 +14,12 @@ import {
 export const MAX_JSON_DEPTH = 64;
 
 /**
+ * One strict decoder for every body: a whole-input `decode` keeps no state from one call to
+ * the next (a failed one included), and building a decoder per request cost a third of it.
+ */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
  * Reads the whole body of `request`, refusing with 413 as soon as it passes `limit` bytes
  * (chunked bodies without Content-Length included). Returns `null` when there is no body.
  *
@@ -189,7 +195,7 @@ export function parseJsonBody(
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw badRequest("The request body is not valid UTF-8", undefined, {
       messageKey: "errors.malformedJson",

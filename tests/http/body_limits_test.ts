@@ -67,6 +67,22 @@ Deno.test("an empty or malformed body is a plain 400", async () => {
   }
 });
 
+Deno.test("a body that is not UTF-8 is a plain 400, and the next body decodes as it should", async () => {
+  for (const bytes of [[0x7b, 0xff, 0x7d], [0x22, 0xe2, 0x82]]) {
+    const response = await post("/body/echo", new Uint8Array(bytes));
+    assert.equal(response.status, 400);
+    // Answered under the malformedJson message, as any body that is not JSON.
+    assert.deepEqual(await json(response), {
+      statusCode: 400,
+      message: "The request body is not valid JSON",
+    });
+    // A decoder left mid-character would turn these bytes into something else.
+    assert.deepEqual(await json(await post("/body/echo", '{"é":"€"}')), {
+      received: { "é": "€" },
+    });
+  }
+});
+
 Deno.test("nesting deeper than 64 is 400; 64 is fine", async () => {
   assert.equal(
     (await post("/body/echo", "[".repeat(65) + "]".repeat(65))).status,
