@@ -10,10 +10,7 @@
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
 import type { FieldContext, ValidationIssue } from "./define.ts";
 import { renderDefaultMessage } from "./messages.ts";
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
-}
+import { isThenable } from "../utils/_maybe_promise.ts";
 
 /** The refusal of `field`'s fixed default, or `undefined` when it passes (or cannot be judged now). */
 function refusalOf(field: ResolvedField): string | undefined {

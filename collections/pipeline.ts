@@ -17,6 +17,7 @@ import type {
 import type { LayerContext } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
 import { noteErrorCode, type WriteErrors } from "./results.ts";
+import { isThenable } from "../utils/_maybe_promise.ts";
 
 /** Options of a write from trusted code. */
 export interface WriteOptions {
@@ -32,11 +33,6 @@ export interface PipelineResult {
   values: Map<ResolvedField, unknown>;
   /** Field path → rendered message. */
   errors: Record<string, string>;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === "object" &&
-    typeof (value as PromiseLike<unknown>).then === "function";
 }
 
 /**

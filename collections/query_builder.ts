@@ -38,6 +38,7 @@ import { deleteTranslation } from "./translations.ts";
 import { atomic } from "./_atomic.ts";
 import { parseSearch } from "./search/syntax.ts";
 import { sql } from "kysely";
+import type { MaybePromise } from "../utils/_maybe_promise.ts";
 import {
   compileSearch,
   searchedFields,
@@ -217,6 +218,29 @@ export function checkLocale(ctx: LayerContext, locale: string): string {
   return canonical;
 }
 
+function first(rows: readonly DataRecord[]): DataRecord | null {
+  return rows[0] ?? null;
+}
+
+/**
+ * `builder.findByUUID(uuid)`, answered at once when the read is (on SQLite, a point read
+ * with nothing to fill in afterwards, see `readByUuid`), else a promise: the collections
+ * API's read by UUID then answers without a promise. A throw is the read's rejection.
+ *
+ * @example
+ * ```ts ignore
+ * const record = findByUuidSoon(data.query("Posts"), uuid); // a record, null or a promise
+ * ```
+ */
+export function findByUuidSoon(
+  builder: QueryBuilder,
+  uuid: string,
+): MaybePromise<DataRecord | null> {
+  return builder instanceof Builder
+    ? Builder.findSoon(builder, uuid)
+    : builder.findByUUID(uuid);
+}
+
 class Builder implements QueryBuilder {
   readonly #ctx: LayerContext;
   readonly #collection: ResolvedCollection;
@@ -359,11 +383,22 @@ class Builder implements QueryBuilder {
   }
 
   async findFirst(): Promise<DataRecord | null> {
-    const rows = await this.#read({ limit: 1 });
-    return rows[0] ?? null;
+    return first(await this.#read({ limit: 1 }));
   }
 
   async findByUUID(uuid: string): Promise<DataRecord | null> {
+    return await this.#findSoon(uuid);
+  }
+
+  /** {@link findByUuidSoon} on a builder of this layer. */
+  static findSoon(
+    builder: Builder,
+    uuid: string,
+  ): MaybePromise<DataRecord | null> {
+    return builder.#findSoon(uuid);
+  }
+
+  #findSoon(uuid: string): MaybePromise<DataRecord | null> {
     if (typeof uuid !== "string") return null;
     const state = this.#state;
     if (state.wheres.length === 0 && state.search === null) {
@@ -377,7 +412,7 @@ class Builder implements QueryBuilder {
         this.#locale,
       );
       if (extras.length === 0) {
-        return await readByUuid(
+        return readByUuid(
           this.#ctx,
           this.#collection,
           byId.UUID,
@@ -385,7 +420,7 @@ class Builder implements QueryBuilder {
           this.#locale,
         );
       }
-      const rows = await readRecords(this.#ctx, this.#collection, {
+      return readRecords(this.#ctx, this.#collection, {
         wheres: [byId, ...extras],
         order: [],
         limit: 1,
@@ -393,15 +428,13 @@ class Builder implements QueryBuilder {
         locale: this.#locale,
         spec: this.#spec,
         hooks: false,
-      });
-      return rows[0] ?? null;
+      }).then(first);
     }
-    const rows = await this.#read({
+    return this.#read({
       wheres: [...this.#state.wheres, { UUID: uuid.toLowerCase() }],
       limit: 1,
       offset: null,
-    });
-    return rows[0] ?? null;
+    }).then(first);
   }
 
   async paginate(page: number, perPage: number): Promise<Page> {

@@ -28,7 +28,8 @@ import { andFilters } from "./filters.ts";
 import { type ReadPlan, readPlan, type ReadSpec } from "./read_spec.ts";
 import { fieldOrThrow, QueryError } from "./query_error.ts";
 import { currentQueryTimeout } from "./db/deadline.ts";
-import { arrayRows } from "./db/sqlite_dialect.ts";
+import { arrayRows, type DirectReader } from "./db/sqlite_dialect.ts";
+import type { MaybePromise } from "../utils/_maybe_promise.ts";
 import { SAMPLED_DEADLINE_SQL } from "./db/sqlite_functions.ts";
 import { countIsBounded, windowIsBounded } from "./_bounded_reads.ts";
 import {
@@ -1011,6 +1012,12 @@ export function filtersRows(condition: Condition): boolean {
   return condition !== null && condition !== SAMPLED_DEADLINE_CHECK;
 }
 
+/** Whether {@link hydrate} has anything to fill in for a read of `plan` under `spec`. */
+function hydrates(plan: ReadPlan, spec: ReadSpec): boolean {
+  return plan.fileFields.length > 0 || plan.junctionFields.length > 0 ||
+    plan.translations || spec.populate.size > 0;
+}
+
 /**
  * Fills `records` lists, `_translations` and populated relations.
  *
@@ -1028,6 +1035,7 @@ export async function hydrate(
 ): Promise<void> {
   if (records.length === 0) return;
   const plan = readPlan(collection, spec.select);
+  if (!hydrates(plan, spec)) return;
   if (plan.fileFields.length > 0) {
     await describeFiles(ctx, records, plan.fileFields);
   }
@@ -1175,18 +1183,24 @@ const UUID_REF = sql.ref("m.UUID");
  * selection, then only its parameters change. It has no LIMIT: the primary key matches one
  * row at most, and a bound `limit ?` measured twice as slow on SQLite.
  *
+ * On SQLite, outside a transaction, when the record needs nothing filled in afterwards (no
+ * `records` list, translation list, file or populate) and the connection is free, the
+ * record comes back at once rather than as a promise. The statement then runs without the
+ * query deadline's clock, as a bounded read does (_bounded_reads.ts): one primary-key lookup
+ * (and one of its translation) cannot run long.
+ *
  * @example
  * ```ts ignore
  * const record = await readByUuid(ctx, posts, uuid, DEFAULT_SPEC, "en");
  * ```
  */
-export async function readByUuid(
+export function readByUuid(
   ctx: LayerContext,
   collection: ResolvedCollection,
   uuid: string,
   spec: ReadSpec,
   locale: string,
-): Promise<DataRecord | null> {
+): MaybePromise<DataRecord | null> {
   const plan = readPlan(collection, spec.select);
   let template = pointReads.get(plan);
   if (!template) {
@@ -1207,7 +1221,47 @@ export async function readByUuid(
   const parameters = template.parameters.slice();
   parameters[template.uuidAt] = uuid;
   if (template.localeAt >= 0) parameters[template.localeAt] = locale;
-  const query = CompiledQuery.raw(template.sql, parameters);
+  if (ctx.reader && !hydrates(plan, spec) && !ctx.inTransaction()) {
+    const rows = readAtOnce(ctx.reader, template.sql, parameters);
+    if (rows !== undefined) {
+      return rows.length === 0
+        ? null
+        : mapArrayRows(rows, collection, spec.select)[0];
+    }
+  }
+  return readByUuidLater(
+    ctx,
+    collection,
+    CompiledQuery.raw(template.sql, parameters),
+    spec,
+    locale,
+  );
+}
+
+/**
+ * The rows of a SQLite read run now, or `undefined` when the connection is held or the read
+ * failed: the full path then runs it, waiting its turn, retrying a busy database and
+ * reporting any other failure as every read does.
+ */
+function readAtOnce(
+  reader: DirectReader,
+  text: string,
+  parameters: readonly unknown[],
+): unknown[][] | undefined {
+  try {
+    return reader.readArrays(text, parameters);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readByUuidLater(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  query: CompiledQuery,
+  spec: ReadSpec,
+  locale: string,
+): Promise<DataRecord | null> {
   const sqlite = ctx.dialect === "sqlite";
   const result = await runRead(ctx, sqlite ? arrayRows(query) : query);
   if (result.rows.length === 0) return null;

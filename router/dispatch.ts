@@ -15,6 +15,7 @@ import type { ClientResolver } from "./forwarded.ts";
 import { errorResponse, JSON_HEADERS, resultToResponse } from "./result.ts";
 import { canonicalizePath } from "./canonical_path.ts";
 import type { RouteTrie } from "./trie.ts";
+import { isThenable } from "../utils/_maybe_promise.ts";
 
 /** A route ready to serve: handler, resolved middleware and numeric limits. */
 export interface CompiledRoute {
@@ -111,13 +112,6 @@ interface LocalizedError {
 function localizedError(error: HTTPError): LocalizedError {
   const bare = error.headers.keys().next().done === true;
   return { error, body: bare ? JSON.stringify(error.toJSON()) : null };
-}
-
-/** Whether `value` is something `await` would unwrap. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null &&
-    (typeof value === "object" || typeof value === "function") &&
-    typeof (value as { then?: unknown }).then === "function";
 }
 
 function timeoutError(): HTTPError {

@@ -13,7 +13,8 @@ import {
   parseReadOneQuery,
 } from "../wire/parse.ts";
 import type { ListPlan, PopulatePlan, ReadOnePlan } from "../wire/types.ts";
-import type { QueryBuilder } from "../query_builder.ts";
+import { findByUuidSoon, type QueryBuilder } from "../query_builder.ts";
+import { type MaybePromise, thenMaybe } from "../../utils/_maybe_promise.ts";
 import { ApiRequest, bodyObject } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { populatePaths, reachedCollections } from "./plan_walk.ts";
@@ -30,14 +31,14 @@ import { keepPlan, keptPlan } from "./plan_cache.ts";
  * const plan = await planUnderPolicies(request, grant, (ctx) => parseListQuery(query, ctx));
  * ```
  */
-export async function planUnderPolicies<
+export function planUnderPolicies<
   P extends { where?: ListPlan["where"]; populate: PopulatePlan[] },
 >(
   request: ApiRequest,
   grant: Grant,
   parse: (ctx: ReturnType<ApiRequest["wireContext"]>) => P,
   key?: string,
-): Promise<P> {
+): MaybePromise<P> {
   // The scope's select decides what the parse may reach; without one, nothing but the
   // collection and the query string does (until the query reaches another collection).
   const keep = key !== undefined && grant.scope.select === undefined;
@@ -59,8 +60,9 @@ export async function planUnderPolicies<
   if (reached.size === 0) {
     return keep ? keepPlan(grant.collection, key, first) : first;
   }
-  await request.loadTargets(grant, reached);
-  return parse(request.wireContext(grant));
+  return request.loadTargets(grant, reached).then(() =>
+    parse(request.wireContext(grant))
+  );
 }
 
 /** The key of a route's plan: its name and the raw query string (when the event has one). */
@@ -99,15 +101,16 @@ export function shapeRead(
  * const records = await finishRead(request, grant, found, plan.populate);
  * ```
  */
-export async function finishRead(
+export function finishRead(
   request: ApiRequest,
   grant: Grant,
   records: DataRecord[],
   populate: readonly PopulatePlan[],
-): Promise<DataRecord[]> {
-  await narrowTranslations(request, grant, records);
-  applySelectScopes(request, grant, records, populate);
-  return records;
+): MaybePromise<DataRecord[]> {
+  return thenMaybe(narrowTranslations(request, grant, records), () => {
+    applySelectScopes(request, grant, records, populate);
+    return records;
+  });
 }
 
 /**
@@ -217,22 +220,36 @@ export async function queryRecords(event: StrataEvent): Promise<unknown> {
  * defineHandler(readRecord);
  * ```
  */
-export async function readRecord(event: StrataEvent): Promise<unknown> {
+export function readRecord(event: StrataEvent): MaybePromise<unknown> {
   const request = new ApiRequest(event);
-  const grant = await request.authorize("read");
-  if ("answer" in grant) return grant.answer;
-  const plan = await planUnderPolicies(
-    request,
-    grant,
-    (ctx) => parseReadOneQuery(event.query, ctx),
-    planKey("one", event),
-  );
-  const byPath = request.recordWhere();
-  // By UUID: without scope or hook filters the read is one precompiled statement.
-  const record = await shapeRead(request.query(grant), grant, plan)
-    .findByUUID(byPath.UUID as string);
-  if (!record) throw notFound();
-  return (await finishRead(request, grant, [record], plan.populate))[0];
+  // Each step answers at once when it can (a public read, a kept plan, a SQLite point read):
+  // then so does the route, and the dispatcher answers without a promise.
+  return thenMaybe(request.authorize("read"), (grant) => {
+    if ("answer" in grant) return grant.answer;
+    return thenMaybe(
+      planUnderPolicies(
+        request,
+        grant,
+        (ctx) => parseReadOneQuery(event.query, ctx),
+        planKey("one", event),
+      ),
+      (plan) => {
+        const byPath = request.recordWhere();
+        // By UUID: without scope or hook filters the read is one precompiled statement.
+        const builder = shapeRead(request.query(grant), grant, plan);
+        return thenMaybe(
+          findByUuidSoon(builder, byPath.UUID as string),
+          (record) => {
+            if (!record) throw notFound();
+            return thenMaybe(
+              finishRead(request, grant, [record], plan.populate),
+              (records) => records[0],
+            );
+          },
+        );
+      },
+    );
+  });
 }
 
 /**

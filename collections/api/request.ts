@@ -14,6 +14,7 @@ import type { WireCollection, WireContext } from "../wire/types.ts";
 import { isUuid, normalizeUuid } from "../types/_checks.ts";
 import { type ApiHost, hostOf } from "./host.ts";
 import { withUploads } from "../files/attach.ts";
+import { type MaybePromise, thenMaybe } from "../../utils/_maybe_promise.ts";
 import {
   type ApiCollection,
   type ApiRegistry,
@@ -21,7 +22,7 @@ import {
 } from "./registry.ts";
 import type { ApiOperation } from "./exposure.ts";
 import {
-  authorizeOperation,
+  decideOperation,
   type Grant,
   scopedReadPolicy,
   type TargetPolicy,
@@ -129,23 +130,23 @@ export class ApiRequest {
     }
   }
 
-  /** Authorises `operation`; a middleware's answer comes back as `{ answer }`. */
-  async authorize(
+  /**
+   * Authorises `operation`; a middleware's answer comes back as `{ answer }`. Answered at
+   * once when nothing has to be waited for (see `decideOperation`).
+   */
+  authorize(
     operation: ApiOperation,
     input?: unknown,
     runMiddleware = true,
-  ): Promise<Grant | { answer: unknown }> {
-    const outcome = await authorizeOperation(
-      this.host,
-      this.collection,
-      operation,
-      {
+  ): MaybePromise<Grant | { answer: unknown }> {
+    return thenMaybe(
+      decideOperation(this.host, this.collection, operation, {
         input,
         runMiddleware,
         event: this.event,
-      },
+      }),
+      (outcome) => outcome.granted ? outcome.grant : { answer: outcome.answer },
     );
-    return outcome.granted ? outcome.grant : { answer: outcome.answer };
   }
 
   /** Evaluates the read policies of every collection a query reaches (besides its own). */

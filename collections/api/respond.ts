@@ -9,6 +9,8 @@ import type { PopulatePlan } from "../wire/types.ts";
 import type { ApiRequest } from "./request.ts";
 import type { Grant, Scope } from "./policy.ts";
 import { touchesTranslatable } from "./plan_walk.ts";
+import type { WhereFilter } from "../where.ts";
+import type { MaybePromise } from "../../utils/_maybe_promise.ts";
 
 // `_translations` is part of every record of a translatable collection (SPEC.md); `_updatedAt`
 // is a field like any other here: outside the scope's `select` it leaves (rule 7).
@@ -75,22 +77,34 @@ export function applySelectScopes(
 
 /**
  * Narrows each record's `_translations` to the locales at which the scope's `where` admits it
- * (only needed when that `where` names translatable fields).
+ * (only needed when that `where` names translatable fields): at once when there is nothing
+ * to narrow, else a promise.
  *
  * @example
  * ```ts ignore
  * await narrowTranslations(request, grant, records);
  * ```
  */
-export async function narrowTranslations(
+export function narrowTranslations(
   request: ApiRequest,
   grant: Grant,
   records: readonly DataRecord[],
-): Promise<void> {
+): MaybePromise<void> {
   const scope = grant.scope;
   const collection = grant.collection;
+  // Without a scope `where` on translatable fields there is nothing to wait for.
   if (!collection.translatable || !scope.where || records.length === 0) return;
   if (!touchesTranslatable(scope.where, collection.translatableFields)) return;
+  return narrowByLocale(request, grant, scope.where, records);
+}
+
+async function narrowByLocale(
+  request: ApiRequest,
+  grant: Grant,
+  where: WhereFilter,
+  records: readonly DataRecord[],
+): Promise<void> {
+  const collection = grant.collection;
   const uuids = records.map((r) => r.UUID).filter((u): u is string =>
     typeof u === "string"
   );
@@ -99,7 +113,7 @@ export async function narrowTranslations(
   for (const locale of request.registry.locales) {
     const rows = await request.trustedQuery(collection.name)
       .locale(locale)
-      .where(scope.where)
+      .where(where)
       .where({ UUID: { in: uuids } })
       .select("UUID")
       .findMany();

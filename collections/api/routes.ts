@@ -33,7 +33,7 @@ const UNLIMITED = { maxBodySize: false } as const;
  * An operation's handler: every statement it runs is bounded by `query.timeout`.
  */
 function operation(
-  handler: (event: StrataEvent) => Promise<unknown>,
+  handler: (event: StrataEvent) => unknown,
 ): HandlerDefinition {
   return defineHandler(
     (event) =>

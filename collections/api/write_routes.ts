@@ -18,6 +18,7 @@ import { wireError } from "../wire/errors.ts";
 import { ApiRequest, bodyObject, type DeferredBody } from "./request.ts";
 import type { Grant } from "./policy.ts";
 import { applySelectScopes, narrowTranslations } from "./respond.ts";
+import { thenMaybe } from "../../utils/_maybe_promise.ts";
 
 function refused(errors: Record<string, string>): never {
   throw unprocessableContent(undefined, { errors, codes: errorCodes(errors) });
@@ -47,13 +48,7 @@ function answerRecord(
   grant: Grant,
   record: DataRecord,
 ): DataRecord | Promise<DataRecord> {
-  // Only a scope's `where` narrows `_translations` (see narrowTranslations): without one,
-  // nothing to wait for.
-  if (!grant.scope.where) {
-    applySelectScopes(request, grant, [record], []);
-    return record;
-  }
-  return narrowTranslations(request, grant, [record]).then(() => {
+  return thenMaybe(narrowTranslations(request, grant, [record]), () => {
     applySelectScopes(request, grant, [record], []);
     return record;
   });
