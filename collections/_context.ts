@@ -45,17 +45,13 @@ export interface FileUrls {
 /** A record's INSERT, as {@link LayerContext.insertAlone} runs it. */
 export interface LoneInsert {
   /**
-   * The INSERT in the dialect's parameters (`?`, or `$1`…`$n` on PostgreSQL), ending with
-   * its `values (…)`.
+   * The INSERT in the dialect's parameters (`?`, or `$1`…`$n` on PostgreSQL). On SQLite it
+   * ends with its `values (…)`; on PostgreSQL, for a create with a change to log, it writes
+   * the log row too (`createWithLogText`).
    */
   readonly sql: string;
   /** Its parameters. */
   readonly parameters: readonly unknown[];
-  /**
-   * PostgreSQL, a collection with events: the INSERT with its change-log row as one
-   * statement (`withChangeRowText`), the log row's parameters after the insert's.
-   */
-  readonly sqlWithChange?: string;
 }
 
 /** Internal state of one open data layer. */
@@ -93,7 +89,8 @@ export interface LayerContext {
    * change-log row of `change` when given, and tells the change feed once it committed. On
    * SQLite it commits at the end of this turn of the event loop with the other such writes
    * of the turn (`ConnectionReader.writeSoon`) when nobody holds the connection, else in a
-   * transaction that waits its turn; on PostgreSQL it is one statement. A failure is thrown
+   * transaction that waits its turn; on PostgreSQL it is one statement, which writes the
+   * log row of `change` itself (see {@link LoneInsert.sql}). A failure is thrown
    * as the database reported it, and nothing of it stays.
    */
   insertAlone(

@@ -4,7 +4,8 @@
 // collection and runs through `LayerContext.insertAlone` (SQLite: committed with the other
 // such writes of the event loop's turn; PostgreSQL: one statement with its change-log row)
 // rather than through a Kysely transaction. It stores, logs and answers what the general
-// create in writes.ts does, with its errors.
+// create in writes.ts does, with its errors. On PostgreSQL the log row is taken from the
+// inserted row within the statement, so a create binds its row's values and its actor only.
 import type { LayerContext, LoneInsert } from "./_context.ts";
 import type { ResolvedCollection, ResolvedField } from "./resolve.ts";
 import {
@@ -12,7 +13,7 @@ import {
   type DataRecord,
   hasWriteErrors,
 } from "./results.ts";
-import { type ChangeEntry, withChangeRowText } from "./changes/log.ts";
+import { type ChangeEntry, createWithLogText } from "./changes/log.ts";
 import { pipelineOf, type WriteOptions } from "./pipeline.ts";
 import { readPlan, type ReadSpec } from "./read_spec.ts";
 import { notUniqueErrors } from "./uniques.ts";
@@ -28,8 +29,14 @@ export interface LoneShape {
   readonly names: readonly string[];
   /** Each field's position in {@link LoneShape.fields}. */
   readonly positions: ReadonlyMap<ResolvedField, number>;
-  /** PostgreSQL, a collection with events: the INSERT with its change-log row. */
+  /**
+   * PostgreSQL, a collection with events: the INSERT with its change-log row, whose
+   * `changed` lists {@link LoneShape.names} (`createWithLogText`); parameters: the INSERT's,
+   * then the actor.
+   */
   readonly sqlWithChange?: string;
+  /** The same with `changed` as a parameter before the actor, for another order of them. */
+  readonly sqlWithChanged?: string;
 }
 
 const shapes = new WeakMap<ResolvedCollection, LoneShape | null>();
@@ -57,13 +64,19 @@ function shapeOf(
     const sql = `insert into ${quoteIdentifier(collection.table)} (${
       columns.map(quoteIdentifier).join(", ")
     }) values (${marks.join(", ")})`;
+    const names = Object.freeze(fields.map((f) => f.name));
+    const logged = ctx.dialect === "postgres" && collection.events;
+    const count = columns.length;
     shape = Object.freeze({
       sql,
       fields,
-      names: Object.freeze(fields.map((f) => f.name)),
+      names,
       positions: new Map(fields.map((f, i) => [f, i])),
-      sqlWithChange: ctx.dialect === "postgres" && collection.events
-        ? withChangeRowText(sql, columns.length)
+      sqlWithChange: logged
+        ? createWithLogText(sql, count, collection.name, names)
+        : undefined,
+      sqlWithChanged: logged
+        ? createWithLogText(sql, count, collection.name, null)
         : undefined,
     });
   }
@@ -128,11 +141,6 @@ export async function createAlone(
     parameters.push(dbValue ?? null);
     stored.push(field.fromDb ? field.fromDb(dbValue) : dbValue);
   }
-  const insert: LoneInsert = {
-    sql: shape.sql,
-    parameters,
-    sqlWithChange: shape.sqlWithChange,
-  };
   const change: ChangeEntry | null = collection.events
     ? {
       collection: collection.name,
@@ -144,9 +152,20 @@ export async function createAlone(
         : [...values.keys()].map((f) => f.name),
       locale: null,
       actor: ctx.actingUser()?.UUID ?? null,
-      at: ctx.now(),
+      // The row's own time, which the PostgreSQL statement logs.
+      at: updatedAt,
     }
     : null;
+  let sql = shape.sql;
+  if (change && shape.sqlWithChange !== undefined) {
+    if (inOrder) sql = shape.sqlWithChange;
+    else {
+      sql = shape.sqlWithChanged!;
+      parameters.push(JSON.stringify(change.changed));
+    }
+    parameters.push(change.actor);
+  }
+  const insert: LoneInsert = { sql, parameters };
   try {
     await ctx.insertAlone(insert, change);
   } catch (error) {

@@ -30,7 +30,6 @@ import type { BeforeWriteHooks } from "./changes/before_write.ts";
 import {
   type ChangeEntry,
   changeLogTables,
-  changeRowParameters,
   changeRowStatement,
   CHANGES_TABLE,
   pruneChanges,
@@ -419,19 +418,14 @@ export async function openDataLayer(
     insert: LoneInsert,
     change: ChangeEntry | null,
   ): Promise<void> => {
-    const query = change
-      ? CompiledQuery.raw(insert.sqlWithChange!, [
-        ...insert.parameters,
-        ...changeRowParameters(change),
-      ])
-      : CompiledQuery.raw(insert.sql, [...insert.parameters]);
+    const autocommit = opened.autocommit!;
     try {
-      await db.executeQuery(query);
+      await autocommit(insert.sql, insert.parameters);
     } catch (error) {
       // Chosen as a deadlock's victim (against a larger transaction), it runs once more,
       // as a transaction of the general path does.
       if (!isDeadlockError(error)) throw error;
-      await db.executeQuery(query);
+      await autocommit(insert.sql, insert.parameters);
     }
     if (change) {
       feed.wake();

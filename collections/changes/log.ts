@@ -126,12 +126,12 @@ function postgresInsert(entries: readonly ChangeEntry[]): CompiledQuery {
 }
 
 /**
- * The parameters of `entry`'s log row, in the order of the log's columns: those of
- * {@link changeRowStatement}, and those {@link withChangeRowText} adds after the insert's.
+ * The parameters of `entry`'s log row, in the order of the log's columns (those of
+ * {@link changeRowStatement}).
  *
  * @example
  * ```ts ignore
- * const parameters = [...row, ...changeRowParameters(entry)];
+ * const parameters = changeRowParameters(entry);
  * ```
  */
 export function changeRowParameters(entry: ChangeEntry): unknown[] {
@@ -162,25 +162,42 @@ export function changeRowStatement(
 }
 
 /**
- * PostgreSQL: `insert` (one INSERT of a record's row, `$1`…`$n` parameters, nothing after
- * its values) and the log row of `entry` as one statement, so a write of its own runs as
- * one statement in autocommit: one round trip, no `begin` or `commit`, and the log row is
- * written by the write's own transaction. The log row is taken from the inserted one (no
- * row, no log row). `count` is the insert's parameter count.
+ * PostgreSQL: `insert` (one INSERT of a record of `collection`, `$1`…`$n` parameters, nothing
+ * after its values) and the log row of its create as one statement, so a create of its own
+ * runs as one statement in autocommit: one round trip, no `begin` or `commit`, and the log
+ * row is written by the create's own transaction. The log row is taken from the inserted
+ * one (no row, no log row): its `uuid` and its `at` are the row's `UUID` and `_updatedAt`,
+ * its collection and op are literals. `changed` is written as a literal when it is the same
+ * for every create (the collection's fields); `null` makes it parameter `$n+1`, its JSON
+ * text. The actor's UUID (or `null`) is the last parameter. `count` is the insert's
+ * parameter count.
  *
  * @example
- * ```ts ignore
- * const text = withChangeRowText('insert into "Posts" ("UUID") values ($1)', 1);
- * await db.executeQuery(CompiledQuery.raw(text, [uuid, ...changeRowParameters(entry)]));
+ * ```ts
+ * import { createWithLogText } from "./log.ts";
+ * const text = createWithLogText(
+ *   'insert into "Posts" ("UUID", "_updatedAt") values ($1, $2)',
+ *   2,
+ *   "Posts",
+ *   [],
+ * );
+ * text.endsWith("$3::text from \"r\""); // true
  * ```
  */
-export function withChangeRowText(insert: string, count: number): string {
-  const p = (i: number, type: string) => `$${count + i}::${type}`;
-  const types = ["text", "text", "text", "bigint", "text", "text", "text"];
-  return `with "r" as (${insert} returning 1) insert into "${CHANGES_TABLE}" ` +
+export function createWithLogText(
+  insert: string,
+  count: number,
+  collection: string,
+  changed: readonly string[] | null,
+): string {
+  const changedValue = changed === null
+    ? `$${count + 1}::text`
+    : pgLiteral(JSON.stringify(changed));
+  const actor = `$${count + (changed === null ? 2 : 1)}::text`;
+  return `with "r" as (${insert} returning "UUID", "_updatedAt") insert into "${CHANGES_TABLE}" ` +
     `("collection", "uuid", "op", "at", "changed", "locale", "actor") select ${
-      types.map((type, i) => p(i + 1, type)).join(", ")
-    } from "r"`;
+      pgLiteral(collection)
+    }, "UUID", 'create', "_updatedAt", ${changedValue}, null, ${actor} from "r"`;
 }
 
 /**

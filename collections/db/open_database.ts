@@ -46,6 +46,11 @@ export interface OpenedDatabase {
   dialect: SqlDialect;
   /** The raw SQLite handle (SQLite only), e.g. to register functions. */
   sqlite?: DatabaseSync;
+  /**
+   * PostgreSQL only: runs one statement in autocommit without Kysely (see
+   * `PostgresSetup.autocommit`).
+   */
+  autocommit?: (sql: string, parameters: readonly unknown[]) => Promise<void>;
 }
 
 /**
@@ -82,13 +87,13 @@ export async function openDatabase(
   if (isPostgresUrl(options.url)) {
     // Loaded on demand: the pg driver costs ~30 ms of startup that SQLite apps never need.
     const { createPostgresDialect } = await import("./postgres.ts");
-    const { dialect } = await createPostgresDialect({
+    const { dialect, autocommit } = await createPostgresDialect({
       url: options.url,
       schema: options.pgSchema,
       lockTimeout: busyTimeout,
       preparedStatements: options.preparedStatements,
     });
-    return { db: new Kysely({ dialect }), dialect: "postgres" };
+    return { db: new Kysely({ dialect }), dialect: "postgres", autocommit };
   }
   const path = options.url.startsWith("file:")
     ? options.url.slice(5)

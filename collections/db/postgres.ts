@@ -44,6 +44,12 @@ export const DEFAULT_PREPARED_STATEMENTS = 200;
 export interface PostgresSetup {
   /** The dialect to hand to Kysely. */
   dialect: PostgresDialect;
+  /**
+   * Runs one parameterised statement in autocommit on a connection of the pool, as Kysely
+   * would outside a transaction (the same statement limit, names and busy errors), without
+   * Kysely's layers around it: for a write of its own on the request path.
+   */
+  autocommit(sql: string, parameters: readonly unknown[]): Promise<void>;
 }
 
 interface PgClient {
@@ -155,12 +161,24 @@ export async function createPostgresDialect(
       } catch (error) {
         throw mapBusyError(error);
       }
-      await applyStatementTimeout(client);
+      const setting = applyStatementTimeout(client);
+      if (setting) await setting;
       return wrapClient(client, names);
     },
     end: () => pool.end(),
   };
-  return { dialect: new PostgresDialect({ pool: wrapped }) };
+  const autocommit = async (
+    sql: string,
+    parameters: readonly unknown[],
+  ): Promise<void> => {
+    const client = await wrapped.connect();
+    try {
+      await client.query(sql, parameters);
+    } finally {
+      client.release();
+    }
+  };
+  return { dialect: new PostgresDialect({ pool: wrapped }), autocommit };
 }
 
 /** The `statement_timeout` each pooled connection has (0, the server's default, if absent). */
@@ -169,11 +187,19 @@ const statementTimeouts = new WeakMap<PgClient, number>();
 /**
  * Gives a connection the statement limit in force where it is taken (see deadline.ts),
  * before any transaction starts on it: a `SET` inside one would be undone by its rollback.
- * Most connections keep the limit of the last request, so most checkouts send nothing.
+ * Most connections keep the limit of the last request, so most checkouts send nothing and
+ * get `undefined`, nothing to wait for.
  */
-async function applyStatementTimeout(client: PgClient): Promise<void> {
+function applyStatementTimeout(client: PgClient): Promise<void> | undefined {
   const wanted = currentQueryTimeout();
-  if ((statementTimeouts.get(client) ?? 0) === wanted) return;
+  if ((statementTimeouts.get(client) ?? 0) === wanted) return undefined;
+  return setStatementTimeout(client, wanted);
+}
+
+async function setStatementTimeout(
+  client: PgClient,
+  wanted: number,
+): Promise<void> {
   try {
     await client.query(`set statement_timeout = ${wanted}`);
   } catch (error) {
@@ -191,17 +217,30 @@ async function applyStatementTimeout(client: PgClient): Promise<void> {
  * promoted per request, and the old-generation collections that followed cost the server
  * more CPU than its JSON; with the callback given at construction, 0.3 KB (as with
  * `pool.query`).
+ *
+ * A text (named or not) goes as a `Query` built here from the text itself: given a config
+ * object, `pg` copies it property by property (`cloneQueryConfig`, so as not to change the
+ * caller's object), about 1.7 µs per statement; from a text it builds its own, and the name
+ * is set before the client submits the query, all a named statement needs.
  */
 function send(
   client: PgClient,
   query: unknown,
   values: unknown,
+  name?: string,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    client.query(query, values, (error: unknown, result: unknown) => {
+    const callback = (error: unknown, result: unknown) => {
       if (error) reject(error);
       else resolve(result);
-    });
+    };
+    if (typeof query !== "string") {
+      client.query(query, values, callback);
+      return;
+    }
+    const built = new pg.Query(query, values, callback) as { name?: string };
+    if (name !== undefined) built.name = name;
+    client.query(built);
   });
 }
 
@@ -254,7 +293,7 @@ function wrapClient(
       ? names.nameOf(query)
       : undefined;
     if (name === undefined) return mapped(send(client, query, values));
-    return send(client, { name, text: query, values }, undefined).catch(
+    return send(client, query, values, name).catch(
       (error) => {
         if (!isStalePlan(error)) throw mapBusyError(error);
         names.refuse(query);

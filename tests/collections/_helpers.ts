@@ -135,3 +135,32 @@ export function refused(result: { ok: boolean }): Record<string, string> {
   }
   return (result as unknown as { errors: Record<string, string> }).errors;
 }
+
+/**
+ * The arguments of every query the `pg` clients are given while `fn` runs (a text and its
+ * values, or a `Query`).
+ *
+ * @example
+ * ```ts ignore
+ * const calls = await pgCalls(() => data.query("Notes").create({ title: "x" }));
+ * ```
+ */
+export async function pgCalls(
+  fn: () => Promise<unknown>,
+): Promise<unknown[][]> {
+  const calls: unknown[][] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    calls.push(args);
+    return (query as (...args: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await fn();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return calls;
+}

@@ -3,7 +3,7 @@ import pg from "pg";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "kysely";
 import { defineCollection, field } from "./_imports.ts";
-import { created, dataTest, dbTest, refused } from "./_helpers.ts";
+import { created, dataTest, dbTest, pgCalls, refused } from "./_helpers.ts";
 import type { DataLayer } from "../../collections/mod.ts";
 import { kyselyOf } from "../../collections/database.ts";
 import { errorCodes } from "../../collections/results.ts";
@@ -30,28 +30,28 @@ const collections = {
   }),
 };
 
+/** A query given to `pg` as an object (a `Query` or a config). */
+type Sent = { text?: string; values?: unknown[] } | null;
+
 /** The statements the `pg` clients send while `fn` runs (their text). */
 async function pgStatements(fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (
-    this: pg.Client,
-    ...args: unknown[]
-  ) {
-    const [text] = args;
-    seen.push(
-      typeof text === "string"
-        ? text
-        : (text as { text?: string } | null)?.text ?? "",
-    );
-    return (query as (...args: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await fn();
-  } finally {
-    pg.Client.prototype.query = query;
+  return (await pgCalls(fn)).map(([sent]) =>
+    typeof sent === "string" ? sent : (sent as Sent)?.text ?? ""
+  );
+}
+
+/** The parameterised statements the `pg` clients send while `fn` runs, with their values. */
+async function pgBindings(
+  fn: () => Promise<unknown>,
+): Promise<{ text: string; values: unknown[] }[]> {
+  const bindings: { text: string; values: unknown[] }[] = [];
+  for (const [sent, values] of await pgCalls(fn)) {
+    const bound = typeof sent === "string" ? values : (sent as Sent)?.values;
+    if (!Array.isArray(bound) || bound.length === 0) continue;
+    const text = typeof sent === "string" ? sent : (sent as Sent)?.text ?? "";
+    bindings.push({ text, values: bound });
   }
-  return seen;
+  return bindings;
 }
 
 /** Runs `fn` while `crypto.randomUUID` answers `uuid` once. */
@@ -213,5 +213,75 @@ dbTest(
     assert.equal(await data.query("Drafts").count(), 0);
     assert.equal(currentQueryTimeout(), 0);
     assert.equal(data.executor(), data.db);
+  },
+);
+
+dbTest(
+  "create: on PostgreSQL a create of its own binds its row and its actor only, its log row taken from the row inserted",
+  async (db) => {
+    if (db.dialect !== "postgres") return;
+    const actor = "00000000-0000-4000-8000-0000000000ac";
+    const data = await db.open({
+      collections,
+      now: () => 1_700_000_000_321,
+      actingUser: () => ({ UUID: actor }),
+    });
+    let note: Record<string, unknown> | undefined;
+    const bindings = await pgBindings(async () => {
+      note = created(
+        await data.query("Notes").create({ title: "it's $1", views: 3 }),
+      );
+    });
+    assert.equal(bindings.length, 1, JSON.stringify(bindings));
+    // UUID, _updatedAt, title, views, score, done, then the actor: no value twice.
+    assert.deepEqual(bindings[0].values, [
+      note!.UUID,
+      1_700_000_000_321,
+      "it's $1",
+      3,
+      null,
+      false,
+      actor,
+    ]);
+    const { rows } = await sql<Record<string, unknown>>`
+      select "collection", "uuid", "op", "at", "changed", "locale", "actor"
+      from "_strata_changes"`.execute(kyselyOf(data.db));
+    assert.deepEqual(
+      rows.map((row) => ({ ...row, at: Number(row.at) })),
+      [{
+        collection: "Notes",
+        uuid: note!.UUID,
+        op: "create",
+        at: 1_700_000_000_321,
+        changed: JSON.stringify(["title", "views", "score", "done"]),
+        locale: null,
+        actor,
+      }],
+    );
+  },
+);
+
+dbTest(
+  "create: on PostgreSQL a create of its own runs under the statement limit in force",
+  async (db) => {
+    if (db.dialect !== "postgres") return;
+    const data = await db.open({ collections });
+    const trx = kyselyOf(data.db);
+    await sql`create function "slow_note"() returns trigger language plpgsql as $$
+      begin perform pg_sleep(2); return new; end $$`.execute(trx);
+    await sql`create trigger "slow_note" before insert on "Notes"
+      for each row execute function "slow_note"()`.execute(trx);
+    await assert.rejects(
+      () =>
+        withQueryTimeout(50, () => data.query("Notes").create({ title: "x" })),
+      (error: { status?: number; data?: unknown }) =>
+        error.status === 503 &&
+        JSON.stringify(error.data) === '{"code":"queryTimeout"}',
+    );
+    assert.equal(await data.query("Notes").count(), 0);
+    assert.equal(await changeCount(data), 0);
+    await sql`drop trigger "slow_note" on "Notes"`.execute(trx);
+    created(await data.query("Notes").create({ title: "y" }));
+    assert.equal(await changeCount(data), 1);
   },
 );

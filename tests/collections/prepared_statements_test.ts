@@ -7,7 +7,7 @@ import { Kysely, sql } from "kysely";
 import pg from "pg";
 import { createPostgresDialect } from "../../collections/db/postgres.ts";
 import { StatementNames } from "../../collections/db/_statement_names.ts";
-import { PG_URL } from "./_helpers.ts";
+import { PG_URL, pgCalls } from "./_helpers.ts";
 import { resolveConfig } from "../../app/config.ts";
 
 /** A Kysely over one pooled connection in a fresh schema, dropped after `fn`. */
@@ -159,5 +159,26 @@ pgTest(
     await admin.query(`alter table "${schema}"."T" add column "b" text`);
     assert.deepEqual((await read()).rows, [{ id: 1, a: "one", b: null }]);
     assert.deepEqual((await read()).rows, [{ id: 1, a: "one", b: null }]);
+  },
+);
+
+pgTest(
+  "a statement reaches pg as a Query built from its text, the name set on it, so pg copies no config",
+  async (db) => {
+    const sent = await pgCalls(async () => {
+      assert.deepEqual(await twice(db, 1), [1, 2, 3]);
+    });
+    assert.deepEqual(
+      sent.map((args) => {
+        const [built] = args as [pg.Query & { name?: string }];
+        assert.ok(built instanceof pg.Query);
+        return [args.length, built.text, built.name, built.values];
+      }),
+      [
+        [1, TEXT, undefined, [1, 0]],
+        [1, TEXT, "strata_0", [1, 1]],
+        [1, TEXT, "strata_0", [1, 2]],
+      ],
+    );
   },
 );

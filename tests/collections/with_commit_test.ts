@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { openDatabase } from "./_imports.ts";
-import { PG_URL } from "./_helpers.ts";
+import { PG_URL, pgCalls } from "./_helpers.ts";
 import { pgLiteral, withCommit } from "../../collections/db/with_commit.ts";
 
 Deno.test("withCommit: values become literals PostgreSQL reads back", () => {
@@ -91,33 +91,25 @@ Deno.test({
       assert.deepEqual(await labels(), ["a\\b", "it's", "seven", "nine chars"]);
       // The begin waits for the transaction's first statement: a transaction of held
       // statements is one query, and one rolled back before anything was sent sends none.
-      const sent: unknown[] = [];
-      const query = pg.Client.prototype.query;
-      pg.Client.prototype.query = function (
-        this: pg.Client,
-        ...args: unknown[]
-      ) {
-        sent.push(args[0]);
-        return (query as (...args: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      try {
-        await db.transaction().execute(async (trx) => {
+      const textOf = ([sent]: unknown[]) =>
+        typeof sent === "string" ? sent : (sent as pg.Query).text;
+      const one = await pgCalls(() =>
+        db.transaction().execute(async (trx) => {
           await trx.executeQuery(insert("eleven char"));
-        });
-        assert.equal(sent.length, 1);
-        assert.match(String(sent[0]), /^begin;\n.*eleven char.*;\ncommit$/s);
-        sent.length = 0;
-        await assert.rejects(
+        })
+      );
+      assert.equal(one.length, 1);
+      assert.match(textOf(one[0]), /^begin;\n.*eleven char.*;\ncommit$/s);
+      const none = await pgCalls(() =>
+        assert.rejects(
           db.transaction().execute(async (trx) => {
             await trx.executeQuery(insert("fourteen chars"));
             throw new Error("Changed my mind");
           }),
           /Changed my mind/,
-        );
-        assert.deepEqual(sent, []);
-      } finally {
-        pg.Client.prototype.query = query;
-      }
+        )
+      );
+      assert.deepEqual(none, []);
       assert.deepEqual(await labels(), [
         "a\\b",
         "it's",
