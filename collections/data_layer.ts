@@ -364,27 +364,11 @@ export async function openDataLayer(
         return await run();
       }
     },
-    async insertAlone(insert, change): Promise<void> {
-      if (dialect === "postgres") {
-        return await insertAloneOnPostgres(insert, change);
-      }
-      if (reader) {
-        const last = await reader.writeSoon(
-          change ? [insert, changeRowStatement(change)] : [insert],
-        );
-        if (last !== undefined) {
-          if (change) feed.committed(last, [change]);
-          return;
-        }
-      }
-      // The connection is held (or another process writes): wait for it like any write.
-      await ctx.transaction(async () => {
-        await storage.get()!.trx.executeQuery(
-          CompiledQuery.raw(insert.sql, [...insert.parameters]),
-        );
-        if (change) storage.get()!.changes.push(change);
-      });
-    },
+    // Chosen once: an async function around the dialect's own would be one more promise.
+    insertAlone: (insert, change) =>
+      dialect === "postgres"
+        ? insertAloneOnPostgres(insert, change)
+        : insertAloneOnSqlite(insert, change),
     recordChange(collection, uuid, op, changed, locale): void {
       if (!collection.events) return;
       const store = storage.get();
@@ -413,6 +397,27 @@ export async function openDataLayer(
       if (!collection) throw new Error(`Unknown collection ${name}`);
       return collection;
     },
+  };
+  const insertAloneOnSqlite = async (
+    insert: LoneInsert,
+    change: ChangeEntry | null,
+  ): Promise<void> => {
+    if (reader) {
+      const last = await reader.writeSoon(
+        change ? [insert, changeRowStatement(change)] : [insert],
+      );
+      if (last !== undefined) {
+        if (change) feed.committed(last, [change]);
+        return;
+      }
+    }
+    // The connection is held (or another process writes): wait for it like any write.
+    await ctx.transaction(async () => {
+      await storage.get()!.trx.executeQuery(
+        CompiledQuery.raw(insert.sql, [...insert.parameters]),
+      );
+      if (change) storage.get()!.changes.push(change);
+    });
   };
   const insertAloneOnPostgres = async (
     insert: LoneInsert,

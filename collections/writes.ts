@@ -28,7 +28,7 @@ import {
 } from "./pipeline.ts";
 import { atomic, Refusal } from "./_atomic.ts";
 import { insertRow } from "./_insert.ts";
-import { createAlone, loneCreate } from "./_create_alone.ts";
+import { createAlone, loneCreate, type LoneShape } from "./_create_alone.ts";
 import { checkReferences } from "./references.ts";
 import { checkUniques, type ExistingRow, notUniqueErrors } from "./uniques.ts";
 import {
@@ -143,16 +143,22 @@ async function validateWrite<R extends ExistingRow>(
  * const result = await createRecord(ctx, posts, state, { title: "x" }, {});
  * ```
  */
-export async function createRecord(
+export function createRecord(
   ctx: LayerContext,
   collection: ResolvedCollection,
   state: WriteState,
   input: Readonly<Record<string, unknown>>,
   options: WriteOptions,
 ): Promise<CreateResult> {
-  const shape = loneCreate(ctx, collection, state.spec);
-  if (shape) {
-    return await createAlone(
+  // Not an async function: one promise less for the create alone.
+  let shape: LoneShape | null;
+  try {
+    shape = loneCreate(ctx, collection, state.spec);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return shape
+    ? createAlone(
       ctx,
       collection,
       shape,
@@ -160,8 +166,18 @@ export async function createRecord(
       state.locale,
       input,
       options,
-    );
-  }
+    )
+    : createGeneral(ctx, collection, state, input, options);
+}
+
+/** A create through a transaction (or savepoint): every create {@link loneCreate} refuses. */
+async function createGeneral(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  state: WriteState,
+  input: Readonly<Record<string, unknown>>,
+  options: WriteOptions,
+): Promise<CreateResult> {
   // The general path: its statements in a transaction (or savepoint).
   const { locale } = state;
   const given = input;

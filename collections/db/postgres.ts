@@ -60,6 +60,7 @@ interface PgClient {
 
 interface PgPool {
   connect(): Promise<PgClient>;
+  connect(callback: (error: unknown, client: PgClient) => void): void;
   query(sql: string, params?: unknown[]): Promise<unknown>;
   end(): Promise<void>;
   on(event: "error", listener: (error: unknown) => void): void;
@@ -161,25 +162,38 @@ export async function createPostgresDialect(
       } catch (error) {
         throw mapBusyError(error);
       }
-      const setting = applyStatementTimeout(client);
+      const setting = applyStatementTimeout(client, currentQueryTimeout());
       if (setting) await setting;
       return wrapClient(client, names);
     },
     end: () => pool.end(),
   };
-  const autocommit = async (
+  // Callbacks from the checkout to the release, as `pool.query` does: one promise in all.
+  const autocommit = (
     sql: string,
     parameters: readonly unknown[],
-  ): Promise<void> => {
-    const client = await wrapped.connect();
-    try {
-      await client.query(sql, parameters);
-    } finally {
-      client.release();
-    }
-  };
+  ): Promise<void> =>
+    new Promise((resolve, reject) => {
+      // Read here: the pool may call back from the request that released the connection.
+      const wanted = currentQueryTimeout();
+      pool.connect((error, client) => {
+        if (error) return reject(mapBusyError(error));
+        wrapClient(client, names); // for its error listener
+        const run = () =>
+          runText(client, names, sql, parameters, outside, (error) => {
+            client.release();
+            if (error) reject(error);
+            else resolve();
+          });
+        const setting = applyStatementTimeout(client, wanted);
+        if (setting) setting.then(run, reject);
+        else run();
+      });
+    });
   return { dialect: new PostgresDialect({ pool: wrapped }), autocommit };
 }
+
+const outside = (): boolean => false;
 
 /** The `statement_timeout` each pooled connection has (0, the server's default, if absent). */
 const statementTimeouts = new WeakMap<PgClient, number>();
@@ -190,8 +204,10 @@ const statementTimeouts = new WeakMap<PgClient, number>();
  * Most connections keep the limit of the last request, so most checkouts send nothing and
  * get `undefined`, nothing to wait for.
  */
-function applyStatementTimeout(client: PgClient): Promise<void> | undefined {
-  const wanted = currentQueryTimeout();
+function applyStatementTimeout(
+  client: PgClient,
+  wanted: number,
+): Promise<void> | undefined {
   if ((statementTimeouts.get(client) ?? 0) === wanted) return undefined;
   return setStatementTimeout(client, wanted);
 }
@@ -223,24 +239,63 @@ async function setStatementTimeout(
  * caller's object), about 1.7 µs per statement; from a text it builds its own, and the name
  * is set before the client submits the query, all a named statement needs.
  */
+function submit(
+  client: PgClient,
+  query: unknown,
+  values: unknown,
+  name: string | undefined,
+  callback: (error: unknown, result?: unknown) => void,
+): void {
+  if (typeof query !== "string") {
+    client.query(query, values, callback);
+    return;
+  }
+  const built = new pg.Query(query, values, callback) as { name?: string };
+  if (name !== undefined) built.name = name;
+  client.query(built);
+}
+
+/** {@link submit} as a promise. */
 function send(
   client: PgClient,
   query: unknown,
   values: unknown,
-  name?: string,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const callback = (error: unknown, result: unknown) => {
+    submit(client, query, values, undefined, (error, result) => {
       if (error) reject(error);
       else resolve(result);
-    };
-    if (typeof query !== "string") {
-      client.query(query, values, callback);
-      return;
-    }
-    const built = new pg.Query(query, values, callback) as { name?: string };
-    if (name !== undefined) built.name = name;
-    client.query(built);
+    });
+  });
+}
+
+/**
+ * Runs a text on `client`, named once it has been seen before (see _statement_names.ts),
+ * and calls `done` once with its result or its error as {@link mapBusyError} gives it. A
+ * named statement whose plan another process made stale is sent again unnamed, outside a
+ * transaction (`transaction()` says whether one is open: a failed statement ended it).
+ */
+function runText(
+  client: PgClient,
+  names: StatementNames,
+  text: string,
+  values: unknown,
+  transaction: () => boolean,
+  done: (error: unknown, result?: unknown) => void,
+): void {
+  const unnamed = (error: unknown, result?: unknown) =>
+    error ? done(mapBusyError(error)) : done(undefined, result);
+  // Only parameterised statements: `pg` sends the others as simple queries, unparsed.
+  const name = Array.isArray(values) && values.length > 0
+    ? names.nameOf(text)
+    : undefined;
+  if (name === undefined) return submit(client, text, values, name, unnamed);
+  submit(client, text, values, name, (error, result) => {
+    if (!error) return done(undefined, result);
+    if (!isStalePlan(error)) return done(mapBusyError(error));
+    names.refuse(text);
+    if (transaction()) return done(mapBusyError(error));
+    submit(client, text, values, undefined, unnamed);
   });
 }
 
@@ -281,6 +336,7 @@ function wrapClient(
   let held: string[] = [];
   /** Whether a transaction is open: a failed statement in it cannot be sent again. */
   let transaction = false;
+  const inTransaction = () => transaction;
   const run = (args: unknown[]): unknown => {
     const [query, values] = args;
     // A cursor (streaming) is submitted as is.
@@ -288,19 +344,12 @@ function wrapClient(
       return client.query(...args);
     }
     if (typeof query !== "string") return mapped(send(client, query, values));
-    // Only parameterised statements: `pg` sends the others as simple queries, unparsed.
-    const name = Array.isArray(values) && values.length > 0
-      ? names.nameOf(query)
-      : undefined;
-    if (name === undefined) return mapped(send(client, query, values));
-    return send(client, query, values, name).catch(
-      (error) => {
-        if (!isStalePlan(error)) throw mapBusyError(error);
-        names.refuse(query);
-        if (transaction) throw mapBusyError(error);
-        return mapped(send(client, query, values));
-      },
-    );
+    return new Promise((resolve, reject) => {
+      runText(client, names, query, values, inTransaction, (error, result) => {
+        if (error) reject(error);
+        else resolve(result);
+      });
+    });
   };
   wrapper = {
     // deno-lint-ignore no-explicit-any
