@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import pg from "pg";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "kysely";
 import { defineCollection, field } from "./_imports.ts";

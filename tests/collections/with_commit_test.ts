@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CompiledQuery, sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { openDatabase } from "./_imports.ts";
 import { PG_URL, pgCalls } from "./_helpers.ts";
 import { pgLiteral, withCommit } from "../../collections/db/with_commit.ts";
