@@ -38,7 +38,7 @@ import { deleteTranslation } from "./translations.ts";
 import { atomic } from "./_atomic.ts";
 import { parseSearch } from "./search/syntax.ts";
 import { sql } from "kysely";
-import type { MaybePromise } from "../utils/_maybe_promise.ts";
+import { type MaybePromise, thenMaybe } from "../utils/_maybe_promise.ts";
 import {
   compileSearch,
   searchedFields,
@@ -241,6 +241,24 @@ export function findByUuidSoon(
     : builder.findByUUID(uuid);
 }
 
+/**
+ * `builder.findMany()`, answered at once when the read is (on SQLite, a window that cannot
+ * run long with nothing to fill in afterwards, see `plainRead`), else a promise. A throw is
+ * the read's rejection.
+ *
+ * @example
+ * ```ts ignore
+ * const records = findManySoon(data.query("Posts").limit(20)); // records or a promise
+ * ```
+ */
+export function findManySoon(
+  builder: QueryBuilder,
+): MaybePromise<DataRecord[]> {
+  return builder instanceof Builder
+    ? Builder.findManySoon(builder)
+    : builder.findMany();
+}
+
 class Builder implements QueryBuilder {
   readonly #ctx: LayerContext;
   readonly #collection: ResolvedCollection;
@@ -382,6 +400,15 @@ class Builder implements QueryBuilder {
     return await this.#read();
   }
 
+  /** {@link findManySoon} on a builder of this layer. */
+  static findManySoon(builder: Builder): MaybePromise<DataRecord[]> {
+    return readRecords(
+      builder.#ctx,
+      builder.#collection,
+      builder.#readOptions(),
+    );
+  }
+
   async findFirst(): Promise<DataRecord | null> {
     return first(await this.#read({ limit: 1 }));
   }
@@ -420,7 +447,7 @@ class Builder implements QueryBuilder {
           this.#locale,
         );
       }
-      return readRecords(this.#ctx, this.#collection, {
+      const rows = readRecords(this.#ctx, this.#collection, {
         wheres: [byId, ...extras],
         order: [],
         limit: 1,
@@ -428,7 +455,8 @@ class Builder implements QueryBuilder {
         locale: this.#locale,
         spec: this.#spec,
         hooks: false,
-      }).then(first);
+      });
+      return thenMaybe(rows, first);
     }
     return this.#read({
       wheres: [...this.#state.wheres, { UUID: uuid.toLowerCase() }],

@@ -29,7 +29,7 @@ import { type ReadPlan, readPlan, type ReadSpec } from "./read_spec.ts";
 import { fieldOrThrow, QueryError } from "./query_error.ts";
 import { currentQueryTimeout } from "./db/deadline.ts";
 import { arrayRows, type DirectReader } from "./db/sqlite_dialect.ts";
-import type { MaybePromise } from "../utils/_maybe_promise.ts";
+import { type MaybePromise, thenMaybe } from "../utils/_maybe_promise.ts";
 import { SAMPLED_DEADLINE_SQL } from "./db/sqlite_functions.ts";
 import { countIsBounded, windowIsBounded } from "./_bounded_reads.ts";
 import {
@@ -767,12 +767,12 @@ export async function runRead(
  * });
  * ```
  */
-export async function readRecords(
+export function readRecords(
   ctx: LayerContext,
   collection: ResolvedCollection,
   options: ReadOptions,
   extra: Condition = null,
-): Promise<DataRecord[]> {
+): MaybePromise<DataRecord[]> {
   const condition = andConditions([
     readCondition(
       ctx,
@@ -784,48 +784,63 @@ export async function readRecords(
     extra,
   ]);
   const plan = readPlan(collection, options.spec.select);
-  let records: DataRecord[];
   if (options.search) {
-    const search = compileSearch(
+    return searchRecords(ctx, collection, plan, options, condition);
+  }
+  return thenMaybe(
+    plainRead(ctx, collection, plan, options, condition),
+    ({ records }) =>
+      records.length > 0 && hydrates(plan, options.spec)
+        ? hydrate(ctx, collection, records, options.spec, options.locale)
+          .then(() => records)
+        : records,
+  );
+}
+
+/** {@link readRecords} with a search. */
+async function searchRecords(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  plan: ReadPlan,
+  options: ReadOptions,
+  condition: Condition,
+): Promise<DataRecord[]> {
+  const search = compileSearch(
+    ctx,
+    collection,
+    options.search!,
+    options.locale,
+  );
+  const matching = search.join(baseQuery(
+    ctx,
+    collection,
+    options.locale,
+    andConditions([condition, search.condition]),
+  ));
+  const window = {
+    ...options,
+    order: options.order.length > 0 ? options.order : RELEVANCE_ORDER,
+  };
+  if (ctx.dialect === "sqlite") {
+    return await sqliteSearchRead(
       ctx,
       collection,
-      options.search,
-      options.locale,
-    );
-    const matching = search.join(baseQuery(
-      ctx,
-      collection,
-      options.locale,
-      andConditions([condition, search.condition]),
-    ));
-    const window = {
-      ...options,
-      order: options.order.length > 0 ? options.order : RELEVANCE_ORDER,
-    };
-    if (ctx.dialect === "sqlite") {
-      return await sqliteSearchRead(
-        ctx,
-        collection,
-        options,
-        condition,
-        matching,
-        window,
-        search,
-      );
-    }
-    const query = applyWindow(
-      ctx,
-      collection,
-      matching.select(plan.columns as string[]),
+      options,
+      condition,
+      matching,
       window,
       search,
     );
-    const rows = await query.execute() as Record<string, unknown>[];
-    records = mapRows(rows, collection, options.spec.select);
-  } else {
-    records = (await plainRead(ctx, collection, plan, options, condition))
-      .records;
   }
+  const query = applyWindow(
+    ctx,
+    collection,
+    matching.select(plan.columns as string[]),
+    window,
+    search,
+  );
+  const rows = await query.execute() as Record<string, unknown>[];
+  const records = mapRows(rows, collection, options.spec.select);
   await hydrate(ctx, collection, records, options.spec, options.locale);
   return records;
 }
@@ -837,16 +852,16 @@ const TOTAL_COLUMN = "__strata_total";
  * A read without a search, run; with `total`, its statement also counts every match (see
  * {@link readPage}), and `total` is that count (`null` when no row came back to carry it).
  */
-async function plainRead(
+function plainRead(
   ctx: LayerContext,
   collection: ResolvedCollection,
   plan: ReadPlan,
   options: ReadOptions,
   condition: Condition,
   total = false,
-): Promise<{ records: DataRecord[]; total: number | null }> {
-  let query = boundedRead(ctx, collection, plan, options, condition) ??
-    compileRead(ctx, collection, plan, options, condition);
+): MaybePromise<{ records: DataRecord[]; total: number | null }> {
+  const bounded = boundedRead(ctx, collection, plan, options, condition);
+  let query = bounded ?? compileRead(ctx, collection, plan, options, condition);
   if (total) {
     query = withTotal(
       ctx,
@@ -855,18 +870,26 @@ async function plainRead(
     );
   }
   const sqlite = ctx.dialect === "sqlite";
-  const { rows } = sqlite
-    ? await runRead(ctx, arrayRows(query))
-    : await runRead(ctx, query);
-  const select = options.spec.select;
-  const records = sqlite
-    ? mapArrayRows(rows as unknown[][], collection, select)
-    : mapRows(rows as Record<string, unknown>[], collection, select);
-  if (!total || rows.length === 0) return { records, total: null };
-  const count = sqlite
-    ? (rows[0] as unknown[]).at(-1)
-    : (rows[0] as Record<string, unknown>)[TOTAL_COLUMN];
-  return { records, total: Number(count) };
+  const shape = (rows: unknown[]) => {
+    const select = options.spec.select;
+    const records = sqlite
+      ? mapArrayRows(rows as unknown[][], collection, select)
+      : mapRows(rows as Record<string, unknown>[], collection, select);
+    if (!total || rows.length === 0) return { records, total: null };
+    const count = sqlite
+      ? (rows[0] as unknown[]).at(-1)
+      : (rows[0] as Record<string, unknown>)[TOTAL_COLUMN];
+    return { records, total: Number(count) };
+  };
+  // A window that cannot run long (nothing to count beside it) needs neither the deadline
+  // nor a reader thread: on a free SQLite connection it is read at once.
+  if (bounded && !total && ctx.reader && !ctx.inTransaction()) {
+    const rows = readAtOnce(ctx.reader, query.sql, query.parameters);
+    if (rows !== undefined) return shape(rows);
+  }
+  return runRead(ctx, sqlite ? arrayRows(query) : query).then(({ rows }) =>
+    shape(rows)
+  );
 }
 
 /**

@@ -13,7 +13,11 @@ import {
   parseReadOneQuery,
 } from "../wire/parse.ts";
 import type { ListPlan, PopulatePlan, ReadOnePlan } from "../wire/types.ts";
-import { findByUuidSoon, type QueryBuilder } from "../query_builder.ts";
+import {
+  findByUuidSoon,
+  findManySoon,
+  type QueryBuilder,
+} from "../query_builder.ts";
 import { type MaybePromise, thenMaybe } from "../../utils/_maybe_promise.ts";
 import { ApiRequest, bodyObject } from "./request.ts";
 import type { Grant } from "./policy.ts";
@@ -121,11 +125,11 @@ export function finishRead(
  * const records = await runList(request, grant, plan);
  * ```
  */
-export async function runList(
+export function runList(
   request: ApiRequest,
   grant: Grant,
   plan: ListPlan,
-): Promise<DataRecord[] | Page> {
+): MaybePromise<DataRecord[] | Page> {
   let builder = shapeRead(request.query(grant), grant, plan);
   if (plan.where) builder = builder.where(plan.where);
   if (plan.search) {
@@ -136,15 +140,26 @@ export async function runList(
       ...plan.order.map((key) => (key.descending ? "-" : "") + key.field),
     );
   }
+  if (plan.paginated) return runPage(request, grant, plan, builder);
   const cap = grant.scope.limit;
-  if (!plan.paginated) {
-    const offset = plan.offset ?? 0;
-    let limit = plan.limit ?? request.registry.guards.maxLimit;
-    if (cap !== undefined) limit = Math.max(0, Math.min(limit, cap - offset));
-    if (limit === 0) return [];
-    const records = await builder.limit(limit).offset(offset).findMany();
-    return await finishRead(request, grant, records, plan.populate);
-  }
+  const offset = plan.offset ?? 0;
+  let limit = plan.limit ?? request.registry.guards.maxLimit;
+  if (cap !== undefined) limit = Math.max(0, Math.min(limit, cap - offset));
+  if (limit === 0) return [];
+  return thenMaybe(
+    findManySoon(builder.limit(limit).offset(offset)),
+    (records) => finishRead(request, grant, records, plan.populate),
+  );
+}
+
+/** {@link runList} of a paginated plan: the envelope. */
+async function runPage(
+  request: ApiRequest,
+  grant: Grant,
+  plan: ListPlan,
+  builder: QueryBuilder,
+): Promise<Page> {
+  const cap = grant.scope.limit;
   const page = plan.page ?? 1;
   const perPage = plan.perPage ?? 20;
   if (cap === undefined) {
@@ -176,17 +191,21 @@ export async function runList(
  * defineHandler(listRecords);
  * ```
  */
-export async function listRecords(event: StrataEvent): Promise<unknown> {
+export function listRecords(event: StrataEvent): MaybePromise<unknown> {
   const request = new ApiRequest(event);
-  const grant = await request.authorize("read");
-  if ("answer" in grant) return grant.answer;
-  const plan = await planUnderPolicies(
-    request,
-    grant,
-    (ctx) => parseListQuery(event.query, ctx),
-    planKey("list", event),
-  );
-  return await runList(request, grant, plan);
+  // Answered at once when every step is (see readRecord).
+  return thenMaybe(request.authorize("read"), (grant) => {
+    if ("answer" in grant) return grant.answer;
+    return thenMaybe(
+      planUnderPolicies(
+        request,
+        grant,
+        (ctx) => parseListQuery(event.query, ctx),
+        planKey("list", event),
+      ),
+      (plan) => runList(request, grant, plan),
+    );
+  });
 }
 
 /**

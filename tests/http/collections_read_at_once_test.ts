@@ -174,3 +174,54 @@ dbAppTest(
     assert.equal(answer.text, JSON.stringify(record));
   },
 );
+
+dbAppTest(
+  "a list whose window cannot run long answers at once on SQLite, with the page's bytes",
+  "read_at_once_app",
+  async (client, dialect) => {
+    for (let i = 0; i < 5; i++) {
+      await create(client, "/collections/plain", {
+        count: i,
+        active: i % 2 === 0,
+        note: i === 2 ? null : `n${i}`,
+      });
+    }
+    const path =
+      "/collections/plain?where={count:{atLeast:1}}&order=[-count]&limit=3";
+    const answer = client.app.fetch(
+      new Request(new URL(path, "http://localhost")),
+    );
+    if (dialect === "sqlite") assert.ok(answer instanceof Response);
+    const response = await answer;
+    assert.equal(response.status, 200);
+    assert.deepEqual([...response.headers], [[
+      "content-type",
+      "application/json",
+    ]]);
+    const text = await response.text();
+    const page = await client.req(
+      "GET",
+      "/collections/plain?where={count:{atLeast:1}}&order=[-count]&page=1&perPage=3",
+    );
+    assert.equal(
+      text,
+      JSON.stringify((page.body as { records: Rec[] }).records),
+    );
+    assert.deepEqual(
+      (JSON.parse(text) as Rec[]).map((r) => [r.count, r.active, r.note]),
+      [[4, true, "n4"], [3, false, "n3"], [2, true, null]],
+    );
+    // Under an access rule the list waits for the verdict and keeps its scope.
+    await create(client, "/collections/scoped", { name: "one", team: "a" });
+    await create(client, "/collections/scoped", { name: "two", team: "b" });
+    for (const team of ["a", "b", "a"]) {
+      const scoped = await client.req("GET", "/collections/scoped?limit=5", {
+        headers: { "x-team": team },
+      });
+      assert.deepEqual(
+        (scoped.body as Rec[]).map((r) => r.team),
+        [team],
+      );
+    }
+  },
+);
