@@ -512,6 +512,17 @@ export function compileCount(
   condition: Condition,
   atMost?: number,
 ): CompiledQuery {
+  return judgedCount(ctx, collection, locale, condition, atMost).query;
+}
+
+/** {@link compileCount}, and whether it is a count that cannot run long (unchecked). */
+function judgedCount(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  locale: string,
+  condition: Condition,
+  atMost?: number,
+): { query: CompiledQuery; bounded: boolean } {
   const unchecked = atMost === undefined ? withoutCheck(ctx, condition) : null;
   if (unchecked) {
     // A record has at most one translation per locale: the join, when the condition does
@@ -519,9 +530,14 @@ export function compileCount(
     const query = countQuery(ctx, collection, locale, unchecked.condition, {
       translations: unchecked.sql.includes(`"t".`),
     });
-    if (countIsBounded(ctx, collection, { ...unchecked, query })) return query;
+    if (countIsBounded(ctx, collection, { ...unchecked, query })) {
+      return { query, bounded: true };
+    }
   }
-  return countQuery(ctx, collection, locale, condition, { atMost });
+  return {
+    query: countQuery(ctx, collection, locale, condition, { atMost }),
+    bounded: false,
+  };
 }
 
 /**
@@ -862,12 +878,11 @@ function plainRead(
 ): MaybePromise<{ records: DataRecord[]; total: number | null }> {
   const bounded = boundedRead(ctx, collection, plan, options, condition);
   let query = bounded ?? compileRead(ctx, collection, plan, options, condition);
+  let atOnce = bounded !== null;
   if (total) {
-    query = withTotal(
-      ctx,
-      query,
-      compileCount(ctx, collection, options.locale, condition),
-    );
+    const count = judgedCount(ctx, collection, options.locale, condition);
+    query = withTotal(ctx, query, count.query);
+    atOnce &&= count.bounded;
   }
   const sqlite = ctx.dialect === "sqlite";
   const shape = (rows: unknown[]) => {
@@ -881,9 +896,9 @@ function plainRead(
       : (rows[0] as Record<string, unknown>)[TOTAL_COLUMN];
     return { records, total: Number(count) };
   };
-  // A window that cannot run long (nothing to count beside it) needs neither the deadline
-  // nor a reader thread: on a free SQLite connection it is read at once.
-  if (bounded && !total && ctx.reader && !ctx.inTransaction()) {
+  // A window that cannot run long (and a count beside it that cannot either) needs neither
+  // the deadline nor a reader thread: on a free SQLite connection it is read at once.
+  if (atOnce && ctx.reader && !ctx.inTransaction()) {
     const rows = readAtOnce(ctx.reader, query.sql, query.parameters);
     if (rows !== undefined) return shape(rows);
   }
@@ -946,18 +961,18 @@ function withTotal(
 /**
  * One page of a read without a search and the count of all its matches, in one statement
  * (one snapshot, one round trip). `total` is `null` when the page holds no row: count
- * alone then.
+ * alone then. At once when both cannot run long (see `plainRead`).
  *
  * @example
  * ```ts ignore
  * const { records, total } = await readPage(ctx, posts, { ...options, limit: 20, offset: 20 });
  * ```
  */
-export async function readPage(
+export function readPage(
   ctx: LayerContext,
   collection: ResolvedCollection,
   options: ReadOptions,
-): Promise<{ records: DataRecord[]; total: number | null }> {
+): MaybePromise<{ records: DataRecord[]; total: number | null }> {
   const condition = readCondition(
     ctx,
     collection,
@@ -966,9 +981,14 @@ export async function readPage(
     options.hooks,
   );
   const plan = readPlan(collection, options.spec.select);
-  const page = await plainRead(ctx, collection, plan, options, condition, true);
-  await hydrate(ctx, collection, page.records, options.spec, options.locale);
-  return page;
+  return thenMaybe(
+    plainRead(ctx, collection, plan, options, condition, true),
+    (page) =>
+      page.records.length > 0 && hydrates(plan, options.spec)
+        ? hydrate(ctx, collection, page.records, options.spec, options.locale)
+          .then(() => page)
+        : page,
+  );
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ListPlan, PopulatePlan, ReadOnePlan } from "../wire/types.ts";
 import {
   findByUuidSoon,
   findManySoon,
+  paginateSoon,
   type QueryBuilder,
 } from "../query_builder.ts";
 import { type MaybePromise, thenMaybe } from "../../utils/_maybe_promise.ts";
@@ -153,20 +154,38 @@ export function runList(
 }
 
 /** {@link runList} of a paginated plan: the envelope. */
-async function runPage(
+function runPage(
   request: ApiRequest,
   grant: Grant,
   plan: ListPlan,
   builder: QueryBuilder,
-): Promise<Page> {
-  const cap = grant.scope.limit;
+): MaybePromise<Page> {
   const page = plan.page ?? 1;
   const perPage = plan.perPage ?? 20;
-  if (cap === undefined) {
-    const result = await builder.paginate(page, perPage);
-    await finishRead(request, grant, result.records, plan.populate);
-    return result;
+  const cap = grant.scope.limit;
+  if (cap !== undefined) {
+    return runCappedPage(request, grant, plan, builder, cap, page, perPage);
   }
+  return thenMaybe(
+    paginateSoon(builder, page, perPage),
+    (result) =>
+      thenMaybe(
+        finishRead(request, grant, result.records, plan.populate),
+        () => result,
+      ),
+  );
+}
+
+/** {@link runPage} under a scope that caps what the caller may see. */
+async function runCappedPage(
+  request: ApiRequest,
+  grant: Grant,
+  plan: ListPlan,
+  builder: QueryBuilder,
+  cap: number,
+  page: number,
+  perPage: number,
+): Promise<Page> {
   // The scope caps what the caller may see: counting stops there.
   const total = await builder.count({ atMost: cap });
   const start = (page - 1) * perPage;
