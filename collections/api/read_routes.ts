@@ -70,6 +70,30 @@ export function planUnderPolicies<
   );
 }
 
+/**
+ * A GET read's first steps: authorises `read`, plans the query string under the policies
+ * (kept per route and query string, see {@link planUnderPolicies}), then `run`s the plan.
+ * Each step answers at once when it can (a public read, a kept plan, a SQLite read): then
+ * so does the route, and the dispatcher answers without a promise.
+ */
+function readUnderPlan<
+  P extends { where?: ListPlan["where"]; populate: PopulatePlan[] },
+>(
+  event: StrataEvent,
+  route: string,
+  parse: (ctx: ReturnType<ApiRequest["wireContext"]>) => P,
+  run: (request: ApiRequest, grant: Grant, plan: P) => MaybePromise<unknown>,
+): MaybePromise<unknown> {
+  const request = new ApiRequest(event);
+  return thenMaybe(request.authorize("read"), (grant) => {
+    if ("answer" in grant) return grant.answer;
+    return thenMaybe(
+      planUnderPolicies(request, grant, parse, planKey(route, event)),
+      (plan) => run(request, grant, plan),
+    );
+  });
+}
+
 /** The key of a route's plan: its name and the raw query string (when the event has one). */
 function planKey(route: string, event: StrataEvent): string | undefined {
   const search = (event as Partial<RequestEvent>).search;
@@ -211,20 +235,12 @@ async function runCappedPage(
  * ```
  */
 export function listRecords(event: StrataEvent): MaybePromise<unknown> {
-  const request = new ApiRequest(event);
-  // Answered at once when every step is (see readRecord).
-  return thenMaybe(request.authorize("read"), (grant) => {
-    if ("answer" in grant) return grant.answer;
-    return thenMaybe(
-      planUnderPolicies(
-        request,
-        grant,
-        (ctx) => parseListQuery(event.query, ctx),
-        planKey("list", event),
-      ),
-      (plan) => runList(request, grant, plan),
-    );
-  });
+  return readUnderPlan(
+    event,
+    "list",
+    (ctx) => parseListQuery(event.query, ctx),
+    runList,
+  );
 }
 
 /**
@@ -259,35 +275,26 @@ export async function queryRecords(event: StrataEvent): Promise<unknown> {
  * ```
  */
 export function readRecord(event: StrataEvent): MaybePromise<unknown> {
-  const request = new ApiRequest(event);
-  // Each step answers at once when it can (a public read, a kept plan, a SQLite point read):
-  // then so does the route, and the dispatcher answers without a promise.
-  return thenMaybe(request.authorize("read"), (grant) => {
-    if ("answer" in grant) return grant.answer;
-    return thenMaybe(
-      planUnderPolicies(
-        request,
-        grant,
-        (ctx) => parseReadOneQuery(event.query, ctx),
-        planKey("one", event),
-      ),
-      (plan) => {
-        const byPath = request.recordWhere();
-        // By UUID: without scope or hook filters the read is one precompiled statement.
-        const builder = shapeRead(request.query(grant), grant, plan);
-        return thenMaybe(
-          findByUuidSoon(builder, byPath.UUID as string),
-          (record) => {
-            if (!record) throw notFound();
-            return thenMaybe(
-              finishRead(request, grant, [record], plan.populate),
-              (records) => records[0],
-            );
-          },
-        );
-      },
-    );
-  });
+  return readUnderPlan(
+    event,
+    "one",
+    (ctx) => parseReadOneQuery(event.query, ctx),
+    (request, grant, plan) => {
+      const byPath = request.recordWhere();
+      // By UUID: without scope or hook filters the read is one precompiled statement.
+      const builder = shapeRead(request.query(grant), grant, plan);
+      return thenMaybe(
+        findByUuidSoon(builder, byPath.UUID as string),
+        (record) => {
+          if (!record) throw notFound();
+          return thenMaybe(
+            finishRead(request, grant, [record], plan.populate),
+            (records) => records[0],
+          );
+        },
+      );
+    },
+  );
 }
 
 /**
