@@ -28,7 +28,7 @@ import { andFilters } from "./filters.ts";
 import { type ReadPlan, readPlan, type ReadSpec } from "./read_spec.ts";
 import { fieldOrThrow, QueryError } from "./query_error.ts";
 import { currentQueryTimeout } from "./db/deadline.ts";
-import { arrayRows, type DirectReader } from "./db/sqlite_dialect.ts";
+import { arrayRows } from "./db/sqlite_dialect.ts";
 import { type MaybePromise, thenMaybe } from "../utils/_maybe_promise.ts";
 import { SAMPLED_DEADLINE_SQL } from "./db/sqlite_functions.ts";
 import { countIsBounded, windowIsBounded } from "./_bounded_reads.ts";
@@ -805,11 +805,7 @@ export function readRecords(
   }
   return thenMaybe(
     plainRead(ctx, collection, plan, options, condition),
-    ({ records }) =>
-      records.length > 0 && hydrates(plan, options.spec)
-        ? hydrate(ctx, collection, records, options.spec, options.locale)
-          .then(() => records)
-        : records,
+    ({ records }) => hydrated(ctx, collection, plan, options, records, records),
   );
 }
 
@@ -898,8 +894,8 @@ function plainRead(
   };
   // A window that cannot run long (and a count beside it that cannot either) needs neither
   // the deadline nor a reader thread: on a free SQLite connection it is read at once.
-  if (atOnce && ctx.reader && !ctx.inTransaction()) {
-    const rows = readAtOnce(ctx.reader, query.sql, query.parameters);
+  if (atOnce) {
+    const rows = readAtOnce(ctx, query.sql, query.parameters);
     if (rows !== undefined) return shape(rows);
   }
   return runRead(ctx, sqlite ? arrayRows(query) : query).then(({ rows }) =>
@@ -983,11 +979,7 @@ export function readPage(
   const plan = readPlan(collection, options.spec.select);
   return thenMaybe(
     plainRead(ctx, collection, plan, options, condition, true),
-    (page) =>
-      page.records.length > 0 && hydrates(plan, options.spec)
-        ? hydrate(ctx, collection, page.records, options.spec, options.locale)
-          .then(() => page)
-        : page,
+    (page) => hydrated(ctx, collection, plan, options, page.records, page),
   );
 }
 
@@ -1059,6 +1051,23 @@ export function filtersRows(condition: Condition): boolean {
 function hydrates(plan: ReadPlan, spec: ReadSpec): boolean {
   return plan.fileFields.length > 0 || plan.junctionFields.length > 0 ||
     plan.translations || spec.populate.size > 0;
+}
+
+/**
+ * `value` once `records` (read per `plan` and `options`) are hydrated: at once when there
+ * is nothing to fill in, so that a read that waited for nothing answers without a promise.
+ */
+function hydrated<T>(
+  ctx: LayerContext,
+  collection: ResolvedCollection,
+  plan: ReadPlan,
+  options: ReadOptions,
+  records: DataRecord[],
+  value: T,
+): MaybePromise<T> {
+  if (records.length === 0 || !hydrates(plan, options.spec)) return value;
+  return hydrate(ctx, collection, records, options.spec, options.locale)
+    .then(() => value);
 }
 
 /**
@@ -1264,8 +1273,8 @@ export function readByUuid(
   const parameters = template.parameters.slice();
   parameters[template.uuidAt] = uuid;
   if (template.localeAt >= 0) parameters[template.localeAt] = locale;
-  if (ctx.reader && !hydrates(plan, spec) && !ctx.inTransaction()) {
-    const rows = readAtOnce(ctx.reader, template.sql, parameters);
+  if (!hydrates(plan, spec)) {
+    const rows = readAtOnce(ctx, template.sql, parameters);
     if (rows !== undefined) {
       return rows.length === 0
         ? null
@@ -1282,17 +1291,19 @@ export function readByUuid(
 }
 
 /**
- * The rows of a SQLite read run now, or `undefined` when the connection is held or the read
- * failed: the full path then runs it, waiting its turn, retrying a busy database and
+ * The rows of a read run now on the free SQLite connection, outside a transaction, or
+ * `undefined` when it cannot be (PostgreSQL, a transaction, the connection held, the read
+ * failed): the full path then runs it, waiting its turn, retrying a busy database and
  * reporting any other failure as every read does.
  */
 function readAtOnce(
-  reader: DirectReader,
+  ctx: LayerContext,
   text: string,
   parameters: readonly unknown[],
 ): unknown[][] | undefined {
+  if (!ctx.reader || ctx.inTransaction()) return undefined;
   try {
-    return reader.readArrays(text, parameters);
+    return ctx.reader.readArrays(text, parameters);
   } catch {
     return undefined;
   }
