@@ -13,7 +13,7 @@ import type { CollectionDefinition } from "./define.ts";
 import { builtinFieldTypes, type FieldType } from "./field_types.ts";
 import { openDatabase, type SqlDialect } from "./db/open_database.ts";
 import { bootError, isDeadlockError } from "./db/busy.ts";
-import { type DirectReader, directReader } from "./db/sqlite_dialect.ts";
+import type { DirectReader } from "./db/sqlite_dialect.ts";
 import { resolveCollections, type ResolvedCollection } from "./resolve.ts";
 import { syncSchema } from "./schema_sync.ts";
 import { type MessageRenderer, renderDefaultMessage } from "./messages.ts";
@@ -297,7 +297,7 @@ export async function openDataLayer(
     throw bootError(error);
   }
   const now = options.now ?? Date.now;
-  const reader = dialect === "sqlite" ? await directReader(db) : null;
+  const reader = opened.reader ?? null;
   const actingUser = options.actingUser ?? (() => null);
   const feed = new ChangeFeed({
     db,

@@ -75,11 +75,14 @@ export class MailWorker {
     this.#options = options;
   }
 
-  /** Starts delivering: now, whenever woken, and every few seconds. */
+  /**
+   * Starts delivering: whenever woken (a mail written by this instance wakes it once its
+   * transaction commits) and every few seconds. Mail already waiting (written by another
+   * instance, or left by an earlier run) goes at the first tick: nothing is read at boot.
+   */
   start(): void {
     const tick = Math.max(50, Math.min(this.#options.retryBase / 2, POLL_MS));
     this.#timer = backgroundInterval(() => this.wake(), tick);
-    this.wake();
   }
 
   /** Delivers due mail now (called after a transaction that wrote mail commits). */

@@ -8,7 +8,7 @@
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Kysely } from "kysely";
-import { NodeSqliteDialect } from "./sqlite_dialect.ts";
+import { type ConnectionReader, NodeSqliteDialect } from "./sqlite_dialect.ts";
 import { registerSqliteFunctions } from "./sqlite_functions.ts";
 import { SqliteReaders } from "./sqlite_readers.ts";
 
@@ -46,6 +46,11 @@ export interface OpenedDatabase {
   dialect: SqlDialect;
   /** The raw SQLite handle (SQLite only), e.g. to register functions. */
   sqlite?: DatabaseSync;
+  /**
+   * SQLite only: synchronous reads and grouped writes on the connection (see
+   * `ConnectionReader`); absent where node:sqlite cannot answer rows as arrays.
+   */
+  reader?: ConnectionReader;
   /**
    * PostgreSQL only: runs one statement in autocommit without Kysely (see
    * `PostgresSetup.autocommit`).
@@ -127,5 +132,10 @@ export async function openDatabase(
     statementCacheSize: options.statementCacheSize,
     busyTimeout,
   });
-  return { db: new Kysely({ dialect }), dialect: "sqlite", sqlite };
+  return {
+    db: new Kysely({ dialect }),
+    dialect: "sqlite",
+    sqlite,
+    reader: dialect.reader ?? undefined,
+  };
 }

@@ -111,10 +111,21 @@ export function arrayRows(query: CompiledQuery): CompiledQuery {
  */
 export class NodeSqliteDialect implements Dialect {
   readonly #options: NodeSqliteDialectOptions;
+  #driver: NodeSqliteDriver | undefined;
 
   /** Creates the dialect over an open `DatabaseSync`. */
   constructor(options: NodeSqliteDialectOptions) {
     this.#options = options;
+  }
+
+  /**
+   * The {@link DirectReader} on the dialect's connection (`null` where node:sqlite cannot
+   * answer rows as arrays), found without a round through Kysely: in a fresh process that
+   * round (acquiring and releasing a connection) was the boot's first use of Kysely's
+   * executor, compiled for it alone.
+   */
+  get reader(): ConnectionReader | null {
+    return ARRAY_ROWS ? this.#theDriver().connection : null;
   }
 
   /** Kysely hook: the SQLite adapter. */
@@ -122,9 +133,13 @@ export class NodeSqliteDialect implements Dialect {
     return new SqliteAdapter();
   }
 
-  /** Kysely hook: the driver. */
+  /** Kysely hook: the driver (one per dialect: it owns the connection and its lock). */
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.#options);
+    return this.#theDriver();
+  }
+
+  #theDriver(): NodeSqliteDriver {
+    return this.#driver ??= new NodeSqliteDriver(this.#options);
   }
 
   /** Kysely hook: the SQLite query compiler. */
@@ -275,6 +290,11 @@ class NodeSqliteDriver implements Driver {
     // A distinct object for joined acquisitions, so releasing it does not unlock.
     this.#joined = new JoinedConnection(this.#connection);
     this.#connection.readWithoutLock = (query) => this.readWithoutLock(query);
+  }
+
+  /** The connection (for {@link NodeSqliteDialect.reader}). */
+  get connection(): NodeSqliteConnection {
+    return this.#connection;
   }
 
   async init(): Promise<void> {}

@@ -4,7 +4,7 @@
 // two instances sharing a database.
 import assert from "node:assert/strict";
 import { kyselyOf } from "../../collections/database.ts";
-import { outboxRows } from "../../mail/outbox.ts";
+import { enqueueMail, outboxRows } from "../../mail/outbox.ts";
 import { resolveConfig } from "../../app/config.ts";
 import { ask, authTest, fixture } from "../auth/_helpers.ts";
 import { startSmtp } from "../_helpers/smtp.ts";
@@ -63,6 +63,36 @@ authTest(
     assert.equal(row.text, null);
     assert.equal(row.html, null);
     assert.ok(row.finishedAt !== null);
+  },
+);
+
+authTest(
+  "mail already waiting in the outbox goes at the worker's next tick, unwoken",
+  async (h) => {
+    // retryBase 100ms: the worker ticks every 50 ms.
+    const app = await h.boot({
+      root: ROOT,
+      config: { mail: { retryBase: "100ms" } },
+    });
+    const log = console.log;
+    console.log = () => {};
+    try {
+      // Written as another instance (or an earlier run) would have left it: no wake here.
+      await enqueueMail(kyselyOf(app.db), {
+        to: ["ada@example.com"],
+        kind: null,
+        subject: "Waiting",
+        text: "Hi",
+        html: null,
+        params: null,
+      }, h.clock.now());
+      for (let i = 0; i < 500 && app.mail.sent.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      console.log = log;
+    }
+    assert.deepEqual(app.mail.sent.map((mail) => mail.subject), ["Waiting"]);
   },
 );
 
