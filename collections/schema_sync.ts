@@ -9,13 +9,15 @@
  * The last synced definitions are kept in `_strata_schema`.
  *
  * A boot whose definitions and database schema are those of the last sync skips the work:
- * `_strata_schema_state` holds a fingerprint of what was synced and the database's own
- * record of its schema as the sync left it (SQLite's `schema_version`, which every schema
- * change by any connection increments; on PostgreSQL a digest of the columns, indexes and
- * triggers of the tables the sync makes, from the catalogs), with the time the snapshots
- * were written. Both must match, so a changed definition, a newer Strata, a table or index
- * altered by hand or by another program, or snapshots rewritten by an earlier Strata sync in
- * full.
+ * `_strata_schema_state` holds a fingerprint of what was synced beyond the snapshots (the
+ * collections' names, what decides backfills, the framework's own tables) and the
+ * database's own record of its schema as the sync left it (SQLite's `schema_version`, which
+ * every schema change by any connection increments; on PostgreSQL a digest of the columns,
+ * indexes and triggers of the tables the sync makes, from the catalogs), with the time the
+ * snapshots were written. Both must match, and every collection's stored snapshot must be
+ * the one its definition makes now, so a changed definition, a newer Strata, a table or
+ * index altered by hand or by another program, or snapshots rewritten by an earlier Strata
+ * sync in full.
  *
  * @module
  */
@@ -505,7 +507,7 @@ export async function syncSchema(
     options,
     ownTables,
     snapshots,
-    fingerprint: schemaFingerprint(dialect, collections, snapshots, ownTables),
+    fingerprint: schemaFingerprint(dialect, collections, ownTables),
     managed: managedTables(collections, ownTables),
   };
   const handle = dialect === "sqlite" ? options.sqlite : undefined;
@@ -580,9 +582,7 @@ async function planSync(
   dialect: SqlDialect,
   sync: SyncInput,
 ): Promise<SyncPlan> {
-  const stored = await statements.all<{ collection: string; snapshot: string }>(
-    `select "collection", "snapshot" from ${id(SCHEMA_TABLE)}`,
-  );
+  const stored = await storedSnapshots(statements);
   const previous = new Map<string, CollectionSnapshot>(
     stored.map((r) => [r.collection, JSON.parse(r.snapshot)]),
   );
@@ -698,28 +698,30 @@ function snapshotTexts(
 }
 
 /**
- * What the sync works from, as one text: the dialect, the framework's own tables and, per
- * collection, everything its plan reads of the definitions (the snapshot, and whether each
- * field is nullable and has a default, which decide backfills). One line per collection:
- * names hold neither tabs nor line breaks, and JSON no raw line break. Stored and compared
- * whole rather than hashed: a digest (WebCrypto's is asynchronous, a hash in JavaScript runs
- * cold at boot) cost more than writing and comparing some 300 bytes a collection.
+ * What the sync works from beyond the snapshots, as one text: the dialect, the framework's
+ * own tables and, per collection, its name and whether each field is nullable and has a
+ * default (which decide backfills), one digit a field in the snapshot's order (field names
+ * start with a letter, so an object keeps them in definition order). The snapshots are not
+ * part of it: they are stored anyway, and a restart compares them as stored (see
+ * {@link unchangedSince}), so a fresh database does not write and store them twice. Stored
+ * and compared whole rather than hashed: a digest (WebCrypto's is asynchronous, a hash in
+ * JavaScript runs cold at boot) cost more than writing and comparing a few bytes a
+ * collection.
  */
 function schemaFingerprint(
   dialect: SqlDialect,
   collections: ReadonlyMap<string, ResolvedCollection>,
-  snapshots: ReadonlyMap<string, string>,
   ownTables: readonly string[],
 ): string {
   let text = `${SYNC_VERSION}\n${dialect}\n${JSON.stringify(ownTables)}\n`;
   for (const name of [...collections.keys()].sort()) {
     let flags = "";
     for (const field of collections.get(name)!.fieldList) {
-      flags += `${field.name}:${field.nullable ? 1 : 0}${
-        field.hasDefault ? 1 : 0
-      } `;
+      flags += field.nullable
+        ? (field.hasDefault ? "3" : "1")
+        : (field.hasDefault ? "2" : "0");
     }
-    text += `${name}\t${snapshots.get(name)}\t${flags}\n`;
+    text += `${name}\t${flags}\n`;
   }
   return text;
 }
@@ -810,7 +812,11 @@ async function databaseState(
   return `${await catalogVersion(db, dialect, tables)} ${rows[0].at ?? ""}`;
 }
 
-/** Whether the last sync had this fingerprint and the database is as it left it. */
+/**
+ * Whether the last sync had this fingerprint, the database is as it left it, and every
+ * collection's stored snapshot is the one its definition makes now (a dropped collection's
+ * row stays: the fingerprint names the collections).
+ */
 async function unchangedSince(
   db: Statements,
   dialect: SqlDialect,
@@ -824,7 +830,24 @@ async function unchangedSince(
   if (rows.length === 0 || rows[0].fingerprint !== sync.fingerprint) {
     return false;
   }
-  return rows[0].catalog === await databaseState(db, dialect, sync.managed);
+  if (rows[0].catalog !== await databaseState(db, dialect, sync.managed)) {
+    return false;
+  }
+  const stored = new Map<string, string>();
+  for (const row of await storedSnapshots(db)) {
+    stored.set(row.collection, row.snapshot);
+  }
+  for (const [name, snapshot] of sync.snapshots) {
+    if (stored.get(name) !== snapshot) return false;
+  }
+  return true;
+}
+
+/** The remembered snapshots, as stored. */
+function storedSnapshots(
+  db: Statements,
+): Promise<{ collection: string; snapshot: string }[]> {
+  return db.all(`select "collection", "snapshot" from ${id(SCHEMA_TABLE)}`);
 }
 
 /** Remembers the fingerprint and the database's state as the sync leaves it. */

@@ -81,6 +81,30 @@ dbTest(
 );
 
 dbTest(
+  "a definition changing only its snapshot (a new index) after a fingerprinted boot still syncs",
+  async (db) => {
+    // Names, nullability and defaults stay: only the stored snapshot tells the change.
+    const first = await db.open({ collections: { Posts: posts } });
+    await first.close();
+    const second = await db.open({ collections: { Posts: posts } });
+    await second.close();
+    const third = await db.open({
+      collections: {
+        Posts: defineCollection({
+          fields: {
+            ...posts.fields,
+            views: field("integer", { default: 0, index: true }),
+          },
+        }),
+      },
+    });
+    assert.ok((await indexes(third)).includes("Posts__views_UUID__idx"));
+    await third.close();
+  },
+  { file: true },
+);
+
+dbTest(
   "a table or index altered by hand after a fingerprinted boot is synced again",
   async (db) => {
     const first = await db.open({ collections: { Posts: posts } });
