@@ -545,6 +545,7 @@ function canonicalLocale(tag: unknown, key: string, source: string): string {
 }
 
 function trustProxy(value: unknown, source: string): TrustProxy {
+  if (value === undefined || value === false) return false;
   try {
     clientResolver(value, "api.trustProxy");
   } catch (error) {
@@ -552,7 +553,6 @@ function trustProxy(value: unknown, source: string): TrustProxy {
       `${source}: ${(error as Error).message.replace("Invalid config: ", "")}`,
     );
   }
-  if (value === undefined || value === false) return false;
   return Array.isArray(value)
     ? Object.freeze([...value as string[]])
     : value as number;
@@ -637,6 +637,22 @@ function booleanOption(
   return value;
 }
 
+/**
+ * Parses a limit the config gives (`parse`: parseDuration or parseSize), or answers the
+ * default, kept as a number: a config that leaves a limit out parses nothing for it.
+ */
+type Limit = <T>(
+  parse: (v: T | false, key: string) => number,
+  value: T | false | undefined,
+  fallback: number,
+  key: string,
+) => number;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const MB = 1024 * 1024;
+
 const DEFAULT_IMAGE_WIDTHS = [64, 128, 256, 320, 640, 960, 1280, 1920];
 
 function storageConfig(value: unknown, source: string): StorageConfig {
@@ -719,12 +735,7 @@ function imageWidths(value: unknown, source: string): readonly number[] {
 function uploadsConfig(
   uploads: UploadsConfig | undefined,
   source: string,
-  limit: <T>(
-    parse: (v: T | false, key: string) => number,
-    value: T | false | undefined,
-    fallback: T | false,
-    key: string,
-  ) => number,
+  limit: Limit,
 ): ResolvedUploadsConfig {
   const secret = uploads?.secret;
   if (
@@ -736,13 +747,13 @@ function uploadsConfig(
   }
   const duration = (
     value: Duration | undefined,
-    fallback: string,
+    fallback: number,
     key: string,
   ) => finite(limit(parseDuration, value, fallback, key), key, source);
   const maxSize = limit(
     parseSize,
     uploads?.maxSize,
-    "100mb",
+    100 * MB,
     "uploads.maxSize",
   );
   if (!Number.isFinite(maxSize) || maxSize < 1) {
@@ -752,16 +763,16 @@ function uploadsConfig(
   }
   return Object.freeze({
     maxSize,
-    orphanTtl: duration(uploads?.orphanTtl, "1d", "uploads.orphanTtl"),
+    orphanTtl: duration(uploads?.orphanTtl, 24 * HOUR, "uploads.orphanTtl"),
     sweepInterval: duration(
       uploads?.sweepInterval,
-      "1m",
+      MINUTE,
       "uploads.sweepInterval",
     ),
     secret: secret ?? null,
     signedUrlMaxAge: duration(
       uploads?.signedUrlMaxAge,
-      "1h",
+      HOUR,
       "uploads.signedUrlMaxAge",
     ),
     imageWidths: imageWidths(uploads?.imageWidths, source),
@@ -792,16 +803,11 @@ function openapiPath(value: unknown, source: string): string | false {
 function resolveWebhooks(
   webhooks: StrataConfig["webhooks"],
   source: string,
-  limit: <T>(
-    parse: (v: T | false, key: string) => number,
-    value: T | false | undefined,
-    fallback: T | false,
-    key: string,
-  ) => number,
+  limit: Limit,
 ): ResolvedConfig["webhooks"] {
   const duration = (
     key: keyof NonNullable<typeof webhooks>,
-    fallback: string,
+    fallback: number,
   ) =>
     finite(
       limit(
@@ -814,10 +820,10 @@ function resolveWebhooks(
       source,
     );
   const resolved = {
-    timeout: duration("timeout", "10s"),
-    retryBase: duration("retryBase", "30s"),
-    retryFor: duration("retryFor", "24h"),
-    claimTtl: duration("claimTtl", "1m"),
+    timeout: duration("timeout", 10 * SECOND),
+    retryBase: duration("retryBase", 30 * SECOND),
+    retryFor: duration("retryFor", 24 * HOUR),
+    claimTtl: duration("claimTtl", MINUTE),
     allowInsecure: booleanOption(
       webhooks?.allowInsecure,
       false,
@@ -890,14 +896,10 @@ export function resolveConfig(
       throw new Error(`${source}: dirs.${key} must be a non-empty string`);
     }
   }
-  const limit = <T>(
-    parse: (v: T | false, key: string) => number,
-    value: T | false | undefined,
-    fallback: T | false,
-    key: string,
-  ) => {
+  const limit: Limit = (parse, value, fallback, key) => {
+    if (value === undefined) return fallback;
     try {
-      return parse(value === undefined ? fallback : value, key);
+      return parse(value, key);
     } catch (error) {
       throw new Error(`${source}: ${(error as Error).message}`);
     }
@@ -922,7 +924,7 @@ export function resolveConfig(
       busyTimeout: limit(
         parseDuration,
         config.database?.busyTimeout,
-        "2s",
+        2 * SECOND,
         "database.busyTimeout",
       ),
       preparedStatements: config.database?.preparedStatements === false
@@ -940,19 +942,19 @@ export function resolveConfig(
       maxBodySize: limit(
         parseSize,
         config.api?.maxBodySize,
-        "1mb",
+        MB,
         "api.maxBodySize",
       ),
       handlerTimeout: limit(
         parseDuration,
         config.api?.handlerTimeout,
-        "30s",
+        30 * SECOND,
         "api.handlerTimeout",
       ),
       waitUntilTimeout: limit(
         parseDuration,
         config.api?.waitUntilTimeout,
-        false,
+        Infinity,
         "api.waitUntilTimeout",
       ),
       validateResponses: booleanOption(
@@ -982,7 +984,7 @@ export function resolveConfig(
       timeout: limit(
         parseDuration,
         config.query?.timeout,
-        "10s",
+        10 * SECOND,
         "query.timeout",
       ),
       guards: Object.freeze(
@@ -1002,7 +1004,7 @@ export function resolveConfig(
       retention: limit(
         parseDuration,
         config.events?.retention,
-        "24h",
+        24 * HOUR,
         "events.retention",
       ),
       maxRows: positiveInteger(
@@ -1015,7 +1017,7 @@ export function resolveConfig(
         limit(
           parseDuration,
           config.events?.pollInterval,
-          "100ms",
+          100,
           "events.pollInterval",
         ),
         "events.pollInterval",
@@ -1025,7 +1027,7 @@ export function resolveConfig(
         limit(
           parseDuration,
           config.events?.retryBase,
-          "30s",
+          30 * SECOND,
           "events.retryBase",
         ),
         "events.retryBase",
@@ -1034,7 +1036,7 @@ export function resolveConfig(
       retryFor: limit(
         parseDuration,
         config.events?.retryFor,
-        "24h",
+        24 * HOUR,
         "events.retryFor",
       ),
       maxStreamsPerUser: positiveInteger(

@@ -97,15 +97,17 @@ function smtp(value: unknown, source: string): SmtpSettings {
   });
 }
 
+/** A duration the config gives, or `fallback` (ms: a default needs no parsing). */
 function duration(
   value: unknown,
-  fallback: string,
+  fallback: number,
   key: string,
   source: string,
 ): number {
+  if (value === undefined || value === null) return fallback;
   let ms: number;
   try {
-    ms = parseDuration((value ?? fallback) as Duration, key);
+    ms = parseDuration(value as Duration, key);
   } catch (error) {
     throw new Error(`${source}: ${(error as Error).message}`);
   }
@@ -156,7 +158,7 @@ export function resolveMailSettings(
   return Object.freeze({
     from,
     transport,
-    retryBase: duration(mail.retryBase, "30s", "mail.retryBase", source),
-    retryFor: duration(mail.retryFor, "1h", "mail.retryFor", source),
+    retryBase: duration(mail.retryBase, 30_000, "mail.retryBase", source),
+    retryFor: duration(mail.retryFor, 3_600_000, "mail.retryFor", source),
   });
 }
