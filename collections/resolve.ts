@@ -165,6 +165,17 @@ export function indexName(
   return `${name.slice(0, 50)}_${hash.toString(16).padStart(8, "0")}`;
 }
 
+/** A field's definition refused when the data layer opens. */
+function invalid(collection: string, name: string, problem: string): Error {
+  return new Error(`Invalid field ${collection}.${name}: ${problem}`);
+}
+
+/** `toDb` of a kind without a conversion: `undefined` is stored as null. */
+const storedAsIs = (value: unknown): unknown => value ?? null;
+
+/** `defaultValue` of a field without a default. */
+const noDefault = (): unknown => undefined;
+
 function resolveField(
   collection: string,
   name: string,
@@ -172,46 +183,55 @@ function resolveField(
   types: Readonly<Record<string, FieldType>>,
   dialect: SqlDialect,
 ): ResolvedField {
-  const where = `${collection}.${name}`;
   const type = Object.hasOwn(types, definition.type)
     ? types[definition.type]
     : undefined;
   if (!type) {
-    throw new Error(`Unknown field type "${definition.type}" for ${where}`);
+    throw new Error(
+      `Unknown field type "${definition.type}" for ${collection}.${name}`,
+    );
   }
-  const { type: _type, ...own } = definition;
-  const options: FieldOptions = { ...type.defaults, ...own };
+  // The type's defaults under the field's own options, minus `type`: one object filled key
+  // by key (a rest pattern and two spreads made three objects per field).
+  const filled: Record<string, unknown> = {};
+  const defaults = type.defaults as Record<string, unknown> | undefined;
+  if (defaults !== undefined) {
+    for (const key in defaults) filled[key] = defaults[key];
+  }
+  const own = definition as unknown as Record<string, unknown>;
+  for (const key in own) if (key !== "type") filled[key] = own[key];
+  const options = filled as FieldOptions;
   const problem = type.checkOptions?.(options);
-  if (problem) throw new Error(`Invalid field ${where}: ${problem}`);
+  if (problem) throw invalid(collection, name, problem);
   const kind = type.kind;
   const relation = kind === "record" || kind === "records";
   if (relation && options.translatable) {
-    throw new Error(`Invalid field ${where}: relations cannot be translatable`);
+    throw invalid(collection, name, "relations cannot be translatable");
   }
   if (
     (kind === "multiSelect" || kind === "records" || kind === "files") &&
     (options.unique || options.index)
   ) {
-    throw new Error(
-      `Invalid field ${where}: "unique" and "index" do not apply to lists`,
+    throw invalid(
+      collection,
+      name,
+      `"unique" and "index" do not apply to lists`,
     );
   }
   if (options.search && kind !== "text") {
-    throw new Error(
-      `Invalid field ${where}: "search" applies to text fields only`,
-    );
+    throw invalid(collection, name, `"search" applies to text fields only`);
   }
   const nullable = options.nullable === true;
   if (options.onDelete === "setNull" && !nullable) {
-    throw new Error(
-      `Invalid field ${where}: onDelete "setNull" needs nullable: true`,
-    );
+    throw invalid(collection, name, `onDelete "setNull" needs nullable: true`);
   }
   const hasDefault = "default" in options && options.default !== undefined;
   const writable = options.writable !== false;
   if (!writable && !nullable && !hasDefault) {
-    throw new Error(
-      `Invalid field ${where}: writable: false needs nullable: true or a default`,
+    throw invalid(
+      collection,
+      name,
+      `writable: false needs nullable: true or a default`,
     );
   }
   const storage: FieldStorageKind = kind === "records"
@@ -228,13 +248,15 @@ function resolveField(
   const toDb = toDbRaw
     ? (value: unknown) =>
       value === null || value === undefined ? null : toDbRaw(value, dialect)
-    : (value: unknown) => value ?? null;
+    : storedAsIs;
   const fromDb = fromDbRaw
     ? (value: unknown) =>
       value === null || value === undefined ? null : fromDbRaw(value, dialect)
     : undefined;
   const fallback = options.default;
-  const defaultValue = typeof fallback === "function"
+  const defaultValue = fallback === undefined
+    ? noDefault
+    : typeof fallback === "function"
     ? () => (fallback as () => unknown)()
     : fallback !== null && typeof fallback === "object"
     ? () => structuredClone(fallback)
@@ -276,6 +298,91 @@ function resolveField(
   });
 }
 
+/** What {@link addIndex} fills while a collection is resolved. */
+interface IndexTarget {
+  readonly name: string;
+  readonly translationTable: string | null;
+  readonly indexes: ResolvedIndex[];
+  readonly uniqueGroups: ResolvedField[][];
+  readonly indexedTextLimits: Map<string, number>;
+}
+
+function fieldNames(group: readonly ResolvedField[]): string {
+  let names = group[0].name;
+  for (let i = 1; i < group.length; i++) names += `, ${group[i].name}`;
+  return names;
+}
+
+function addIndex(
+  target: IndexTarget,
+  group: ResolvedField[],
+  unique: boolean,
+): void {
+  const { name } = target;
+  limitIndexedText(group, target.indexedTextLimits);
+  let translated = 0;
+  let junction = false;
+  const columns: string[] = [];
+  for (let i = 0; i < group.length; i++) {
+    const field = group[i];
+    if (field.translatable) translated++;
+    if (field.storage === "junction") junction = true;
+    columns.push(field.name);
+  }
+  if (translated > 0 && translated < group.length) {
+    throw new Error(
+      `Collection ${name}: an index cannot mix translatable and plain fields (${
+        fieldNames(group)
+      })`,
+    );
+  }
+  if (junction) {
+    throw new Error(
+      `Collection ${name}: records fields cannot be indexed (${
+        fieldNames(group)
+      })`,
+    );
+  }
+  const table = translated > 0 ? target.translationTable! : name;
+  // A translatable unique holds per locale.
+  if (translated > 0 && unique) columns.unshift("locale");
+  // Lists order by their keys, then by UUID: ending the index in UUID lets one index scan
+  // answer an ordered, limited list without sorting the rows that tie.
+  if (translated === 0 && !unique) columns.push("UUID");
+  target.indexes.push({
+    name: indexName(table, columns, unique),
+    table,
+    columns,
+    unique,
+  });
+  if (unique) target.uniqueGroups.push(group);
+}
+
+function addIndexes(
+  target: IndexTarget,
+  groups: readonly (readonly string[])[] | undefined,
+  fields: ReadonlyMap<string, ResolvedField>,
+  unique: boolean,
+): void {
+  if (groups === undefined) return;
+  for (let g = 0; g < groups.length; g++) {
+    const names = groups[g];
+    const group: ResolvedField[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const field = fields.get(names[i]);
+      if (!field) {
+        throw new Error(
+          `Collection ${target.name}: unknown field ${names[i]} in index`,
+        );
+      }
+      group.push(field);
+    }
+    addIndex(target, group, unique);
+  }
+}
+
+// Loops here count instead of using for…of: this runs cold at boot, where each for…of step
+// allocated an iterator result (a fifth of what resolving 100 collections allocated).
 function resolveCollection(
   name: string,
   definition: CollectionDefinition,
@@ -304,7 +411,9 @@ function resolveCollection(
   const preparedFields: ResolvedField[] = [];
   const searchFields: ResolvedField[] = [];
   const definitions = definition.fields;
-  for (const fieldName of Object.keys(definitions)) {
+  const names = Object.keys(definitions);
+  for (let i = 0; i < names.length; i++) {
+    const fieldName = names[i];
     const field = resolveField(
       name,
       fieldName,
@@ -322,60 +431,28 @@ function resolveCollection(
     if (field.type.prepareForStorage) preparedFields.push(field);
     if (field.search) searchFields.push(field);
   }
-  const translationTable = translatedFields.length > 0
-    ? `${name}__translations`
-    : null;
-  const indexes: ResolvedIndex[] = [];
-  const uniqueGroups: ResolvedField[][] = [];
-  const indexedTextLimits = new Map<string, number>();
-  const addIndex = (group: ResolvedField[], unique: boolean) => {
-    limitIndexedText(group, indexedTextLimits);
-    const translated = group.filter((f) => f.translatable).length;
-    if (translated > 0 && translated < group.length) {
-      throw new Error(
-        `Collection ${name}: an index cannot mix translatable and plain fields (${
-          group.map((f) => f.name).join(", ")
-        })`,
-      );
-    }
-    if (group.some((f) => f.storage === "junction")) {
-      throw new Error(
-        `Collection ${name}: records fields cannot be indexed (${
-          group.map((f) => f.name).join(", ")
-        })`,
-      );
-    }
-    const table = translated > 0 ? translationTable! : name;
-    const columns = group.map((f) => f.name);
-    // A translatable unique holds per locale.
-    if (translated > 0 && unique) columns.unshift("locale");
-    // Lists order by their keys, then by UUID: ending the index in UUID lets one index scan
-    // answer an ordered, limited list without sorting the rows that tie.
-    if (translated === 0 && !unique) columns.push("UUID");
-    indexes.push({
-      name: indexName(table, columns, unique),
-      table,
-      columns,
-      unique,
-    });
-    if (unique) uniqueGroups.push(group);
+  const target: IndexTarget = {
+    name,
+    translationTable: translatedFields.length > 0
+      ? `${name}__translations`
+      : null,
+    indexes: [],
+    uniqueGroups: [],
+    indexedTextLimits: new Map<string, number>(),
   };
-  for (const field of fieldList) {
-    if (field.unique) addIndex([field], true);
-    else if (field.index || field.kind === "record") addIndex([field], false);
+  for (let i = 0; i < fieldList.length; i++) {
+    const field = fieldList[i];
+    if (field.unique) addIndex(target, [field], true);
+    else if (field.index || field.kind === "record") {
+      addIndex(target, [field], false);
+    }
   }
-  const lookup = (names: readonly string[]) =>
-    names.map((n) => {
-      const f = fields.get(n);
-      if (!f) {
-        throw new Error(`Collection ${name}: unknown field ${n} in index`);
-      }
-      return f;
-    });
-  for (const group of definition.indexes ?? []) addIndex(lookup(group), false);
-  for (const group of definition.uniques ?? []) addIndex(lookup(group), true);
+  addIndexes(target, definition.indexes, fields, false);
+  addIndexes(target, definition.uniques, fields, true);
+  const { indexes } = target;
   const seen = new Set<string>();
-  for (const index of indexes) {
+  for (let i = 0; i < indexes.length; i++) {
+    const index = indexes[i];
     if (seen.has(index.name)) {
       throw new Error(
         `Collection ${name}: the index over ${
@@ -389,7 +466,7 @@ function resolveCollection(
     name,
     definition,
     table: name,
-    translationTable,
+    translationTable: target.translationTable,
     fields,
     fieldList,
     columnFields,
@@ -399,8 +476,8 @@ function resolveCollection(
     relationFields,
     preparedFields,
     searchFields,
-    indexedTextLimits,
-    uniqueGroups,
+    indexedTextLimits: target.indexedTextLimits,
+    uniqueGroups: target.uniqueGroups,
     indexes,
     incoming: [],
     events: definition.events !== false,
@@ -420,15 +497,20 @@ function limitIndexedText(
   group: readonly ResolvedField[],
   limits: Map<string, number>,
 ): void {
-  const texts = group.filter((f) => f.kind === "text");
-  if (texts.length === 0) return;
+  let texts = 0;
+  for (let i = 0; i < group.length; i++) {
+    if (group[i].kind === "text") texts++;
+  }
+  if (texts === 0) return;
   // One more column's room than the group has: the tuple header, and the locale column a
   // translatable unique adds.
-  const others = group.length - texts.length + 1;
+  const others = group.length - texts + 1;
   const share = Math.floor(
-    (INDEX_ENTRY_BUDGET - others * OTHER_COLUMN_BYTES) / texts.length,
+    (INDEX_ENTRY_BUDGET - others * OTHER_COLUMN_BYTES) / texts,
   );
-  for (const field of texts) {
+  for (let i = 0; i < group.length; i++) {
+    const field = group[i];
+    if (field.kind !== "text") continue;
     limits.set(field.name, Math.min(limits.get(field.name) ?? share, share));
   }
 }
@@ -455,8 +537,11 @@ export function resolveCollections(
   dialect: SqlDialect,
 ): Map<string, ResolvedCollection> {
   const resolved = new Map<string, ResolvedCollection>();
+  const list: ResolvedCollection[] = [];
   const lowerNames = new Map<string, string>();
-  for (const [name, definition] of Object.entries(definitions)) {
+  const names = Object.keys(definitions);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
     // PostgreSQL identifiers are case-sensitive when quoted, but tools are not; a second
     // collection differing only by case is almost surely a mistake.
     const lower = name.toLowerCase();
@@ -466,10 +551,20 @@ export function resolveCollections(
       );
     }
     lowerNames.set(lower, name);
-    resolved.set(name, resolveCollection(name, definition, types, dialect));
+    const collection = resolveCollection(
+      name,
+      definitions[name],
+      types,
+      dialect,
+    );
+    resolved.set(name, collection);
+    list.push(collection);
   }
-  for (const collection of resolved.values()) {
-    for (const field of collection.fieldList) {
+  for (let c = 0; c < list.length; c++) {
+    const collection = list[c];
+    const relations = collection.relationFields;
+    for (let i = 0; i < relations.length; i++) {
+      const field = relations[i];
       if (!field.target) continue;
       const target = resolved.get(field.target);
       if (!target) {
