@@ -65,7 +65,7 @@ interface FieldSnapshot {
 interface CollectionSnapshot {
   version: 1;
   fields: Record<string, FieldSnapshot>;
-  indexes: ResolvedIndex[];
+  indexes: readonly ResolvedIndex[];
   /** The full-text search setup (see search/storage.ts); absent or null without one. */
   search?: string | null;
 }
@@ -203,26 +203,6 @@ async function runSteps(
   await runScript(batch);
 }
 
-function snapshotOf(collection: ResolvedCollection): CollectionSnapshot {
-  const fields: Record<string, FieldSnapshot> = {};
-  for (const field of collection.fieldList) {
-    fields[field.name] = {
-      type: field.type.name,
-      kind: field.kind,
-      storage: field.storage,
-      columnType: field.columnType,
-      required: isRequired(field),
-      target: field.target ?? null,
-    };
-  }
-  return {
-    version: 1,
-    fields,
-    indexes: [...collection.indexes],
-    search: searchSignature(collection),
-  };
-}
-
 function isRequired(field: ResolvedField): boolean {
   return !field.nullable && !field.hasDefault && field.storage !== "junction";
 }
@@ -306,14 +286,17 @@ const NEVER_NULL = new Set(["UUID", "locale"]);
  * index then serves ascending lists forwards and descending ones backwards.
  */
 function createIndexSql(index: ResolvedIndex, dialect: SqlDialect): string {
-  const columns = index.columns.map((column) =>
-    dialect === "postgres" && !NEVER_NULL.has(column)
+  // A loop rather than map and join: at boot this runs cold, some 400 times.
+  let columns = "";
+  for (const column of index.columns) {
+    if (columns !== "") columns += ", ";
+    columns += dialect === "postgres" && !NEVER_NULL.has(column)
       ? `${id(column)} nulls first`
-      : id(column)
-  );
+      : id(column);
+  }
   return `create ${index.unique ? "unique " : ""}index if not exists ${
     id(index.name)
-  } on ${id(index.table)} (${columns.join(", ")})`;
+  } on ${id(index.table)} (${columns})`;
 }
 
 /**
@@ -348,14 +331,13 @@ function createMainTable(
   collection: ResolvedCollection,
   dialect: SqlDialect,
 ): Step {
-  const columns = [
-    columnSql("UUID", "text", dialect, " not null primary key"),
-    columnSql("_updatedAt", bigint(dialect), dialect, " not null"),
-    ...collection.columnFields.map((field) =>
-      columnSql(field.name, field.columnType!, dialect)
-    ),
-  ];
-  return `create table ${id(collection.table)} (${columns.join(", ")})`;
+  let columns = `${
+    columnSql("UUID", "text", dialect, " not null primary key")
+  }, ${columnSql("_updatedAt", bigint(dialect), dialect, " not null")}`;
+  for (const field of collection.columnFields) {
+    columns += `, ${columnSql(field.name, field.columnType!, dialect)}`;
+  }
+  return `create table ${id(collection.table)} (${columns})`;
 }
 
 function createTranslationTable(
@@ -501,15 +483,7 @@ export async function syncSchema(
   ) {
     return;
   }
-  const snapshots = snapshotTexts(collections);
-  const sync: SyncInput = {
-    collections,
-    options,
-    ownTables,
-    snapshots,
-    fingerprint: schemaFingerprint(dialect, collections, ownTables),
-    managed: managedTables(collections, ownTables),
-  };
+  const sync = syncInput(dialect, collections, options, ownTables);
   const handle = dialect === "sqlite" ? options.sqlite : undefined;
   if (
     handle && ![...collections.values()].some((c) => c.searchFields.length) &&
@@ -547,7 +521,7 @@ export async function syncSchema(
     await createIndexes(
       trx,
       dialect,
-      collections,
+      plan.existing,
       outdated,
       plan.madeIndexes,
       runScript,
@@ -564,7 +538,7 @@ interface SyncInput {
   /** Each collection's snapshot as stored. */
   readonly snapshots: ReadonlyMap<string, string>;
   readonly fingerprint: string;
-  /** The tables the sync makes (see {@link managedTables}). */
+  /** The tables the sync makes: the metadata tables, the framework's own and every collection's. */
   readonly managed: readonly string[];
 }
 
@@ -573,6 +547,11 @@ interface SyncPlan {
   readonly previous: ReadonlyMap<string, CollectionSnapshot>;
   readonly steps: readonly Step[];
   readonly madeIndexes: ReadonlySet<string>;
+  /**
+   * The collections planned against what the database holds of them (the others are new:
+   * their steps make every table and index they have).
+   */
+  readonly existing: readonly ResolvedCollection[];
 }
 
 /** Plans the changes; throws listing every destructive one unless `force` is set. */
@@ -591,11 +570,23 @@ async function planSync(
   const steps: Step[] = [...sync.ownTables];
   const dropIndexSteps: Step[] = [];
   const madeIndexes = new Set<string>();
+  const existing: ResolvedCollection[] = [];
   for (const collection of sync.collections.values()) {
+    const before = previous.get(collection.name);
+    // A collection never synced and without a table (the whole of a fresh database): its
+    // tables and indexes are made, and nothing else of the plan applies.
+    if (
+      !before && !tables.has(collection.table) &&
+      !(collection.translationTable && tables.has(collection.translationTable))
+    ) {
+      newTables(collection, dialect, tables, steps, madeIndexes);
+      continue;
+    }
+    existing.push(collection);
     await planCollection(
       db,
       collection,
-      previous.get(collection.name),
+      before,
       tables,
       sync.options,
       dialect,
@@ -608,7 +599,12 @@ async function planSync(
   if (issues.length > 0 && !sync.options.force) {
     throw new Error(issues.join("\n"));
   }
-  return { previous, steps: [...dropIndexSteps, ...steps], madeIndexes };
+  return {
+    previous,
+    steps: [...dropIndexSteps, ...steps],
+    madeIndexes,
+    existing,
+  };
 }
 
 /** Writes the snapshots, then the state: the catalog as the sync leaves it. */
@@ -654,14 +650,17 @@ async function syncOnHandle(
         return false;
       }
       await runScript(plan.steps as string[]);
-      await createIndexes(
-        db,
-        "sqlite",
-        sync.collections,
-        new Set(),
-        plan.madeIndexes,
-        runScript,
-      );
+      // Not even called when every collection is new: a first call costs V8 its compile.
+      if (plan.existing.length > 0) {
+        await createIndexes(
+          db,
+          "sqlite",
+          plan.existing,
+          new Set(),
+          plan.madeIndexes,
+          runScript,
+        );
+      }
       await remember(statements, "sqlite", sync);
     }
     handle.exec("commit");
@@ -686,67 +685,69 @@ function metaTables(dialect: SqlDialect): string[] {
   ];
 }
 
-/** Each collection's snapshot as stored, by name: written once, hashed and stored. */
-function snapshotTexts(
-  collections: ReadonlyMap<string, ResolvedCollection>,
-): Map<string, string> {
-  const texts = new Map<string, string>();
-  for (const collection of collections.values()) {
-    texts.set(collection.name, JSON.stringify(snapshotOf(collection)));
-  }
-  return texts;
-}
-
 /**
- * What the sync works from beyond the snapshots, as one text: the dialect, the framework's
- * own tables and, per collection, its name and whether each field is nullable and has a
- * default (which decide backfills), one digit a field in the snapshot's order (field names
- * start with a letter, so an object keeps them in definition order). The snapshots are not
- * part of it: they are stored anyway, and a restart compares them as stored (see
- * {@link unchangedSince}), so a fresh database does not write and store them twice. Stored
- * and compared whole rather than hashed: a digest (WebCrypto's is asynchronous, a hash in
- * JavaScript runs cold at boot) cost more than writing and comparing a few bytes a
- * collection.
+ * What a sync knows before it starts, from one pass over the collections in name order:
+ * each one's snapshot as stored, the fingerprint (see below) and the tables the sync makes
+ * (the metadata tables, the framework's own, named by their `create table if not exists`
+ * statements, and every collection's).
+ *
+ * The fingerprint is what the sync works from beyond the snapshots, as one text: the
+ * dialect, the framework's own tables and, per collection, its name and whether each field
+ * is nullable and has a default (which decide backfills), one digit a field in the
+ * snapshot's order (field names start with a letter, so an object keeps them in definition
+ * order). The snapshots are not part of it: they are stored anyway, and a restart compares
+ * them as stored (see {@link unchangedSince}), so a fresh database does not write them
+ * twice. Stored and compared whole rather than hashed: a digest (WebCrypto's is
+ * asynchronous, a hash in JavaScript runs cold at boot) cost more than writing and
+ * comparing a few bytes a collection.
  */
-function schemaFingerprint(
+function syncInput(
   dialect: SqlDialect,
   collections: ReadonlyMap<string, ResolvedCollection>,
+  options: SyncOptions,
   ownTables: readonly string[],
-): string {
-  let text = `${SYNC_VERSION}\n${dialect}\n${JSON.stringify(ownTables)}\n`;
+): SyncInput {
+  const snapshots = new Map<string, string>();
+  const managed = [SCHEMA_TABLE, SCHEMA_STATE_TABLE];
+  for (const statement of ownTables) {
+    const made = /^create table if not exists "([^"]+)"/.exec(statement);
+    if (made) managed.push(made[1]);
+  }
+  let fingerprint = `${SYNC_VERSION}\n${dialect}\n${
+    JSON.stringify(ownTables)
+  }\n`;
   for (const name of [...collections.keys()].sort()) {
+    const collection = collections.get(name)!;
+    const fields: Record<string, FieldSnapshot> = {};
     let flags = "";
-    for (const field of collections.get(name)!.fieldList) {
+    for (const field of collection.fieldList) {
+      fields[field.name] = {
+        type: field.type.name,
+        kind: field.kind,
+        storage: field.storage,
+        columnType: field.columnType,
+        required: isRequired(field),
+        target: field.target ?? null,
+      };
       flags += field.nullable
         ? (field.hasDefault ? "3" : "1")
         : (field.hasDefault ? "2" : "0");
     }
-    text += `${name}\t${flags}\n`;
-  }
-  return text;
-}
-
-/**
- * The tables the sync makes: the metadata tables, the framework's own (named by their
- * `create table if not exists` statements) and every collection's.
- */
-function managedTables(
-  collections: ReadonlyMap<string, ResolvedCollection>,
-  ownTables: readonly string[],
-): string[] {
-  const tables = [SCHEMA_TABLE, SCHEMA_STATE_TABLE];
-  for (const statement of ownTables) {
-    const made = /^create table if not exists "([^"]+)"/.exec(statement);
-    if (made) tables.push(made[1]);
-  }
-  for (const collection of collections.values()) {
-    tables.push(collection.table);
-    if (collection.translationTable) tables.push(collection.translationTable);
+    const snapshot: CollectionSnapshot = {
+      version: 1,
+      fields,
+      indexes: collection.indexes,
+      search: searchSignature(collection),
+    };
+    snapshots.set(name, JSON.stringify(snapshot));
+    fingerprint += `${name}\t${flags}\n`;
+    managed.push(collection.table);
+    if (collection.translationTable) managed.push(collection.translationTable);
     for (const field of collection.junctionFields) {
-      tables.push(field.junctionTable!);
+      managed.push(field.junctionTable!);
     }
   }
-  return tables;
+  return { collections, options, ownTables, snapshots, fingerprint, managed };
 }
 
 /**
@@ -914,12 +915,12 @@ function indexStatements(
 async function createIndexes(
   db: Kysely<any>,
   dialect: SqlDialect,
-  collections: ReadonlyMap<string, ResolvedCollection>,
+  collections: readonly ResolvedCollection[],
   outdated: ReadonlySet<string>,
   made: ReadonlySet<string>,
   runScript: ScriptRunner,
 ): Promise<void> {
-  const all = [...collections.values()].flatMap((collection) =>
+  const all = collections.flatMap((collection) =>
     collection.indexes.flatMap((index) =>
       made.has(index.name) ? [] : indexStatements(index, dialect, outdated)
     )
@@ -931,22 +932,37 @@ async function createIndexes(
   } catch {
     // SQLite keeps what ran before the failure: the statements are idempotent.
     if (pg) await sql`rollback to savepoint strata_indexes`.execute(db);
-    for (const collection of collections.values()) {
-      for (const index of collection.indexes) {
-        if (made.has(index.name)) continue;
-        try {
-          for (const statement of indexStatements(index, dialect, outdated)) {
-            await sql.raw(statement).execute(db);
-          }
-        } catch (error) {
-          if (!index.unique) throw error;
-          throw new Error(
-            `Cannot add the unique index over ${collection.name}.${
-              index.columns.filter((c) => c !== "locale").join(", ")
-            }: existing records hold duplicate values`,
-            { cause: error },
-          );
+    await createIndexesOneByOne(db, dialect, collections, outdated, made);
+  }
+}
+
+/**
+ * The missing indexes one statement at a time, so that a unique one over duplicate values
+ * fails with an error naming its collection and fields. Apart from {@link createIndexes}:
+ * at boot V8 compiles a function at its first call, and this part seldom runs.
+ */
+async function createIndexesOneByOne(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  collections: readonly ResolvedCollection[],
+  outdated: ReadonlySet<string>,
+  made: ReadonlySet<string>,
+): Promise<void> {
+  for (const collection of collections) {
+    for (const index of collection.indexes) {
+      if (made.has(index.name)) continue;
+      try {
+        for (const statement of indexStatements(index, dialect, outdated)) {
+          await sql.raw(statement).execute(db);
         }
+      } catch (error) {
+        if (!index.unique) throw error;
+        throw new Error(
+          `Cannot add the unique index over ${collection.name}.${
+            index.columns.filter((c) => c !== "locale").join(", ")
+          }: existing records hold duplicate values`,
+          { cause: error },
+        );
       }
     }
   }
@@ -985,6 +1001,50 @@ async function writeSnapshots(
   }
 }
 
+/**
+ * The steps making the tables of `collection` missing from `tables`, each followed by its
+ * indexes in the same script: they cannot exist yet nor fail (the table is empty), and a
+ * fresh SQLite schema of 100 collections took 3% less time so than with every index after
+ * every table.
+ */
+function newTables(
+  collection: ResolvedCollection,
+  dialect: SqlDialect,
+  tables: ReadonlyMap<string, ReadonlySet<string>>,
+  steps: Step[],
+  madeIndexes: Set<string>,
+): void {
+  if (!tables.has(collection.table)) {
+    steps.push(createMainTable(collection, dialect));
+    indexesOf(collection, collection.table, dialect, steps, madeIndexes);
+  }
+  const trTable = collection.translationTable;
+  if (trTable && !tables.has(trTable)) {
+    steps.push(createTranslationTable(collection, dialect));
+    indexesOf(collection, trTable, dialect, steps, madeIndexes);
+  }
+  for (const field of collection.junctionFields) {
+    if (!tables.has(field.junctionTable!)) {
+      steps.push(...createJunctionTable(field, dialect));
+    }
+  }
+}
+
+/** The statements making the indexes of `collection` over `table`, which is new. */
+function indexesOf(
+  collection: ResolvedCollection,
+  table: string,
+  dialect: SqlDialect,
+  steps: Step[],
+  madeIndexes: Set<string>,
+): void {
+  for (const index of collection.indexes) {
+    if (index.table !== table) continue;
+    steps.push(createIndexSql(index, dialect));
+    madeIndexes.add(index.name);
+  }
+}
+
 async function planCollection(
   db: Kysely<any>,
   collection: ResolvedCollection,
@@ -1008,29 +1068,7 @@ async function planCollection(
   const wanted = new Set(collection.indexes.map((i) => i.name));
   const changedColumns = new Set<string>();
 
-  // A new table's indexes follow it in the same script: they cannot exist yet nor fail (the
-  // table is empty), and a fresh SQLite schema of 100 collections took 3% less time so than
-  // with every index after every table.
-  const indexesOf = (table: string) => {
-    for (const index of collection.indexes) {
-      if (index.table !== table) continue;
-      steps.push(createIndexSql(index, dialect));
-      madeIndexes.add(index.name);
-    }
-  };
-  if (!mainColumns) {
-    steps.push(createMainTable(collection, dialect));
-    indexesOf(collection.table);
-  }
-  if (trTable && !trColumns) {
-    steps.push(createTranslationTable(collection, dialect));
-    indexesOf(trTable);
-  }
-  for (const field of collection.junctionFields) {
-    if (!tables.has(field.junctionTable!)) {
-      steps.push(...createJunctionTable(field, dialect));
-    }
-  }
+  newTables(collection, dialect, tables, steps, madeIndexes);
 
   let empty: boolean | undefined;
   const tableIsEmpty = async () =>

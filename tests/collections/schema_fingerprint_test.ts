@@ -105,6 +105,33 @@ dbTest(
 );
 
 dbTest(
+  "a collection's table made by another program before the first sync gains what it lacks",
+  async (db) => {
+    // The database holds a table but no trace of Strata: the sync reads what is there
+    // rather than making every table anew (which would fail on this one).
+    const table =
+      `create table "Posts" ("UUID" text not null primary key, "_updatedAt" bigint not null, "title" text)`;
+    if (db.dialect === "sqlite") {
+      await Deno.mkdir(db.url.slice(0, db.url.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await byHand(db, table);
+    } else {
+      await byHand(
+        db,
+        `create schema "${db.pgSchema}"; set search_path to "${db.pgSchema}"; ${table}`,
+      );
+    }
+    const data = await db.open({ collections: { Posts: posts } });
+    assert.ok((await columns(data, "Posts")).includes("views"));
+    assert.ok((await indexes(data)).includes("Posts__title_UUID__idx"));
+    const post = created(await data.query("Posts").create({ title: "a" }));
+    assert.equal(post.views, 0);
+  },
+  { file: true },
+);
+
+dbTest(
   "a table or index altered by hand after a fingerprinted boot is synced again",
   async (db) => {
     const first = await db.open({ collections: { Posts: posts } });
