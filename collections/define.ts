@@ -137,43 +137,6 @@ export interface CollectionDefinition<F extends FieldMap = FieldMap>
   readonly events?: boolean;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set([
-  "nullable",
-  "default",
-  "unique",
-  "index",
-  "readable",
-  "writable",
-  "immutable",
-  "translatable",
-  "min",
-  "max",
-  "allowEmpty",
-  "search",
-  "sanitizers",
-  "validators",
-  "choices",
-  "collection",
-  "onDelete",
-  "maxSize",
-  "accept",
-  "private",
-  ...FIELD_PRESENTATION_KEYS,
-]);
-
-const BOOLEAN_OPTIONS: ReadonlySet<string> = new Set([
-  "nullable",
-  "unique",
-  "index",
-  "readable",
-  "writable",
-  "immutable",
-  "translatable",
-  "allowEmpty",
-  "search",
-  "private",
-]);
-
 /** Names no field may take: they are reserved or prototype members. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set([
   "UUID",
@@ -261,59 +224,136 @@ export class FieldOptionError extends TypeError {
   }
 }
 
+// How checkOptions's loop checks an option's value (choices, collection, onDelete, accept and
+// the presentation options are checked after it).
+const ANY = 0;
+const BOOLEAN = 1;
+const BOUND = 2;
+const FUNCTIONS = 3;
+const PRESENTATION = 4;
+type OptionCheck =
+  | typeof ANY
+  | typeof BOOLEAN
+  | typeof BOUND
+  | typeof FUNCTIONS
+  | typeof PRESENTATION;
+
+/** Every field option, with the check of its value in checkOptions's loop. */
+const OPTION_CHECKS: ReadonlyMap<string, OptionCheck> = new Map<
+  string,
+  OptionCheck
+>([
+  ["nullable", BOOLEAN],
+  ["default", ANY],
+  ["unique", BOOLEAN],
+  ["index", BOOLEAN],
+  ["readable", BOOLEAN],
+  ["writable", BOOLEAN],
+  ["immutable", BOOLEAN],
+  ["translatable", BOOLEAN],
+  ["min", BOUND],
+  ["max", BOUND],
+  ["allowEmpty", BOOLEAN],
+  ["search", BOOLEAN],
+  ["sanitizers", FUNCTIONS],
+  ["validators", FUNCTIONS],
+  ["choices", ANY],
+  ["collection", ANY],
+  ["onDelete", ANY],
+  ["maxSize", ANY],
+  ["accept", ANY],
+  ["private", BOOLEAN],
+  ...FIELD_PRESENTATION_KEYS.map((key): [string, OptionCheck] => [
+    key,
+    PRESENTATION,
+  ]),
+]);
+
+// The list checks skip holes, as `some` did.
+function isFunctionList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    if (i in value && typeof value[i] !== "function") return false;
+  }
+  return true;
+}
+
+function isChoiceList(choices: unknown): boolean {
+  if (!Array.isArray(choices) || choices.length === 0) return false;
+  for (let i = 0; i < choices.length; i++) {
+    const choice = choices[i];
+    if (i in choices && (typeof choice !== "string" || choice === "")) {
+      return false;
+    }
+  }
+  return new Set(choices).size === choices.length;
+}
+
+const MIME_TYPE = /^[a-z0-9.+-]+\/(\*|[a-z0-9.+-]+)$/i;
+
+function isMimeTypeList(accept: unknown): boolean {
+  if (!Array.isArray(accept)) return false;
+  for (let i = 0; i < accept.length; i++) {
+    const type = accept[i];
+    if (i in accept && (typeof type !== "string" || !MIME_TYPE.test(type))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The message of an option whose value {@link checkOptions}'s loop refuses. */
+function badValue(key: string, check: OptionCheck, where: string): string {
+  return check === BOOLEAN
+    ? `Option "${key}" on ${where} must be a boolean`
+    : check === BOUND
+    ? `Option "${key}" on ${where} must be a finite number or a string`
+    : `Option "${key}" on ${where} must be an array of functions`;
+}
+
+// One counting pass over the keys a field sets, one map lookup each: this runs cold for every
+// field of every collection file, where two for…of passes allocated an iterator result at
+// every step. An unknown option is still reported before a bad value, whatever their order.
 function checkOptions(options: FieldOptions, where: string): void {
   const keys = Object.keys(options);
-  for (const key of keys) {
-    if (!OPTION_KEYS.has(key) && key !== "type") {
+  let refused: string | undefined;
+  let presentation = false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const check = OPTION_CHECKS.get(key);
+    if (check === undefined) {
+      if (key === "type") continue;
       throw new TypeError(`Unknown option "${key}" on ${where}`);
     }
-  }
-  // Only the keys a field sets are looked at: reading each known option by a computed key,
-  // mostly absent, made this check the costliest part of loading a collection file.
-  for (const key of keys) {
+    if (check === ANY || refused !== undefined) continue;
+    if (check === PRESENTATION) {
+      presentation = true;
+      continue;
+    }
     const value = options[key as keyof FieldOptions];
     if (value === undefined) continue;
-    if (BOOLEAN_OPTIONS.has(key)) {
-      if (typeof value !== "boolean") {
-        throw new TypeError(`Option "${key}" on ${where} must be a boolean`);
-      }
-    } else if (key === "min" || key === "max") {
-      if (
-        !(typeof value === "string" ||
+    if (
+      check === BOOLEAN
+        ? typeof value !== "boolean"
+        : check === BOUND
+        ? !(typeof value === "string" ||
           (typeof value === "number" && Number.isFinite(value)))
-      ) {
-        throw new TypeError(
-          `Option "${key}" on ${where} must be a finite number or a string`,
-        );
-      }
-    } else if (key === "sanitizers" || key === "validators") {
-      if (
-        !Array.isArray(value) ||
-        value.some((fn: unknown) => typeof fn !== "function")
-      ) {
-        throw new TypeError(
-          `Option "${key}" on ${where} must be an array of functions`,
-        );
-      }
+        : !isFunctionList(value)
+    ) {
+      refused = badValue(key, check, where);
     }
   }
+  if (refused !== undefined) throw new TypeError(refused);
   if (
     typeof options.min === "number" && typeof options.max === "number" &&
     options.min > options.max
   ) {
     throw new TypeError(`Option "min" on ${where} is greater than "max"`);
   }
-  const { choices } = options;
-  if (choices !== undefined) {
-    if (
-      !Array.isArray(choices) || choices.length === 0 ||
-      choices.some((choice) => typeof choice !== "string" || choice === "") ||
-      new Set(choices).size !== choices.length
-    ) {
-      throw new TypeError(
-        `Option "choices" on ${where} must be a non-empty list of distinct non-empty strings`,
-      );
-    }
+  if (options.choices !== undefined && !isChoiceList(options.choices)) {
+    throw new TypeError(
+      `Option "choices" on ${where} must be a non-empty list of distinct non-empty strings`,
+    );
   }
   if (
     options.collection !== undefined &&
@@ -323,31 +363,24 @@ function checkOptions(options: FieldOptions, where: string): void {
       `Option "collection" on ${where} must be a collection name`,
     );
   }
+  const { onDelete } = options;
   if (
-    options.onDelete !== undefined &&
-    !["setNull", "cascade", "restrict"].includes(options.onDelete)
+    onDelete !== undefined && onDelete !== "setNull" &&
+    onDelete !== "cascade" && onDelete !== "restrict"
   ) {
     throw new TypeError(
       `Option "onDelete" on ${where} must be "setNull", "cascade" or "restrict"`,
     );
   }
-  const { accept } = options;
-  if (
-    accept !== undefined &&
-    (!Array.isArray(accept) ||
-      accept.some((type) =>
-        typeof type !== "string" ||
-        !/^[a-z0-9.+-]+\/(\*|[a-z0-9.+-]+)$/i.test(type)
-      ))
-  ) {
+  if (options.accept !== undefined && !isMimeTypeList(options.accept)) {
     throw new TypeError(
       `Option "accept" on ${where} must be a list of MIME types such as "image/png" or "image/*"`,
     );
   }
-  if (options.onDelete === "setNull" && options.nullable !== true) {
+  if (onDelete === "setNull" && options.nullable !== true) {
     throw new TypeError(`onDelete "setNull" on ${where} needs nullable: true`);
   }
-  checkFieldPresentation(options, where);
+  if (presentation) checkFieldPresentation(options, where);
   if (
     options.writable === false && options.nullable !== true &&
     !("default" in options)
@@ -387,18 +420,31 @@ function checkIndexList(
   }));
 }
 
-// The presentation options a definition sets, lists copied and frozen.
-function presentationOf(
+// Copies the presentation options a definition sets into `out`, lists copied and frozen.
+function copyPresentation(
   definition: CollectionPresentationOptions,
-): CollectionPresentationOptions {
-  const out: Record<string, unknown> = {};
-  for (const key of COLLECTION_PRESENTATION_KEYS) {
+  out: Record<string, unknown>,
+): void {
+  for (let i = 0; i < COLLECTION_PRESENTATION_KEYS.length; i++) {
+    const key = COLLECTION_PRESENTATION_KEYS[i];
     const value = (definition as Record<string, unknown>)[key];
     if (value === undefined) continue;
     out[key] = Array.isArray(value) ? Object.freeze([...value]) : value;
   }
-  return out as CollectionPresentationOptions;
 }
+
+/** The options of a collection definition besides its presentation. */
+const COLLECTION_KEYS: ReadonlySet<string> = new Set([
+  "fields",
+  "api",
+  "indexes",
+  "uniques",
+  "events",
+]);
+
+const PRESENTATION_KEYS: ReadonlySet<string> = new Set(
+  COLLECTION_PRESENTATION_KEYS,
+);
 
 function checkEvents(value: unknown): boolean {
   if (typeof value !== "boolean") {
@@ -429,20 +475,27 @@ export function defineCollection<const F extends FieldMap>(
   if (definition === null || typeof definition !== "object") {
     throw new TypeError("A collection definition must be an object");
   }
-  for (const key of Object.keys(definition)) {
-    if (
-      !["fields", "api", "indexes", "uniques", "events"].includes(key) &&
-      !COLLECTION_PRESENTATION_KEYS.includes(key)
-    ) {
+  // Counting loops, and the presentation checked only when set: this runs cold once per
+  // collection file at boot, where for…of and Object.entries allocated at every step.
+  const keys = Object.keys(definition);
+  let presentation = false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (COLLECTION_KEYS.has(key)) continue;
+    if (!PRESENTATION_KEYS.has(key)) {
       throw new TypeError(`Unknown collection option "${key}"`);
     }
+    presentation = true;
   }
   const { fields } = definition;
   if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
     throw new TypeError('A collection definition needs a "fields" object');
   }
   const frozenFields: Record<string, FieldDefinition> = {};
-  for (const [name, def] of Object.entries(fields)) {
+  const names = Object.keys(fields);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const def = fields[name];
     if (!isValidFieldName(name)) {
       throw new TypeError(
         `Invalid field name ${
@@ -464,20 +517,30 @@ export function defineCollection<const F extends FieldMap>(
     }
     frozenFields[name] = Object.isFrozen(def) ? def : Object.freeze({ ...def });
   }
-  checkCollectionPresentation(definition, frozenFields);
-  const result: CollectionDefinition<F> = {
-    fields: Object.freeze(frozenFields) as F,
-    ...presentationOf(definition),
-    ...(definition.api !== undefined ? { api: definition.api } : {}),
-    ...(definition.indexes !== undefined
-      ? { indexes: checkIndexList(definition.indexes, "indexes", frozenFields) }
-      : {}),
-    ...(definition.uniques !== undefined
-      ? { uniques: checkIndexList(definition.uniques, "uniques", frozenFields) }
-      : {}),
-    ...(definition.events !== undefined
-      ? { events: checkEvents(definition.events) }
-      : {}),
+  if (presentation) checkCollectionPresentation(definition, frozenFields);
+  // Filled in the order the keys always had: fields, presentation, api, indexes, uniques,
+  // events.
+  const result: Record<string, unknown> = {
+    fields: Object.freeze(frozenFields),
   };
-  return Object.freeze(result);
+  if (presentation) copyPresentation(definition, result);
+  if (definition.api !== undefined) result.api = definition.api;
+  if (definition.indexes !== undefined) {
+    result.indexes = checkIndexList(
+      definition.indexes,
+      "indexes",
+      frozenFields,
+    );
+  }
+  if (definition.uniques !== undefined) {
+    result.uniques = checkIndexList(
+      definition.uniques,
+      "uniques",
+      frozenFields,
+    );
+  }
+  if (definition.events !== undefined) {
+    result.events = checkEvents(definition.events);
+  }
+  return Object.freeze(result) as unknown as CollectionDefinition<F>;
 }
