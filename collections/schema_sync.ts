@@ -554,18 +554,24 @@ interface SyncPlan {
   readonly existing: readonly ResolvedCollection[];
 }
 
-/** Plans the changes; throws listing every destructive one unless `force` is set. */
+/**
+ * Plans the changes; throws listing every destructive one unless `force` is set. On a
+ * `fresh` database (no table at all) there is nothing to read back first.
+ */
 async function planSync(
   db: Kysely<any>,
   statements: Statements,
   dialect: SqlDialect,
   sync: SyncInput,
+  fresh = false,
 ): Promise<SyncPlan> {
-  const stored = await storedSnapshots(statements);
-  const previous = new Map<string, CollectionSnapshot>(
-    stored.map((r) => [r.collection, JSON.parse(r.snapshot)]),
-  );
-  const tables = await existingColumns(statements, dialect);
+  const previous = new Map<string, CollectionSnapshot>();
+  for (const row of fresh ? [] : await storedSnapshots(statements)) {
+    previous.set(row.collection, JSON.parse(row.snapshot));
+  }
+  const tables = fresh
+    ? new Map<string, Set<string>>()
+    : await existingColumns(statements, dialect);
   const issues: string[] = [];
   const steps: Step[] = [...sync.ownTables];
   const dropIndexSteps: Step[] = [];
@@ -640,16 +646,21 @@ async function syncOnHandle(
   try {
     const statements = handleStatements(handle);
     const runScript = scriptRunner(db, "sqlite", handle);
-    await runScript(metaTables("sqlite"));
-    if (!await unchangedSince(statements, "sqlite", sync)) {
-      const plan = await planSync(db, statements, "sqlite", sync);
+    // A database never given a table (SQLite's schema cookie stays 0 until the first schema
+    // change): no state, snapshot or table to read back, and the metadata tables go in the
+    // one script with the rest.
+    const fresh = await catalogVersion(statements, "sqlite", []) === "0";
+    if (!fresh) await runScript(metaTables("sqlite"));
+    if (fresh || !await unchangedSince(statements, "sqlite", sync)) {
+      const plan = await planSync(db, statements, "sqlite", sync, fresh);
       if (
         plan.steps.some((step) => typeof step !== "string") ||
         [...plan.previous.values()].some((before) => before.search)
       ) {
         return false;
       }
-      await runScript(plan.steps as string[]);
+      const steps = plan.steps as string[];
+      await runScript(fresh ? [...metaTables("sqlite"), ...steps] : steps);
       // Not even called when every collection is new: a first call costs V8 its compile.
       if (plan.existing.length > 0) {
         await createIndexes(

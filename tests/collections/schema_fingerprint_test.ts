@@ -132,6 +132,29 @@ dbTest(
 );
 
 dbTest(
+  "boots at once on one fresh database all open on the same schema, made once",
+  async (db) => {
+    // Each sync holds the database's write lock (SQLite) or an advisory lock (PostgreSQL)
+    // from its first look at the schema to its commit: one makes the tables, the others
+    // find them made. (The PostgreSQL schema is made first: creating one is another race.)
+    if (db.dialect === "postgres") {
+      await byHand(db, `create schema "${db.pgSchema}"`);
+    }
+    const opened = await Promise.all(
+      [1, 2, 3].map(() => db.open({ collections: { Posts: posts } })),
+    );
+    for (const [i, data] of opened.entries()) {
+      created(await data.query("Posts").create({ title: `from ${i}` }));
+    }
+    for (const data of opened) {
+      assert.equal((await data.query("Posts").findMany()).length, 3);
+      assert.ok((await indexes(data)).includes("Posts__title_UUID__idx"));
+    }
+  },
+  { file: true },
+);
+
+dbTest(
   "a table or index altered by hand after a fingerprinted boot is synced again",
   async (db) => {
     const first = await db.open({ collections: { Posts: posts } });
