@@ -720,7 +720,7 @@ function storageConfig(value: unknown, source: string): StorageConfig {
 }
 
 function imageWidths(value: unknown, source: string): readonly number[] {
-  if (value === undefined) return Object.freeze([...DEFAULT_IMAGE_WIDTHS]);
+  if (value === undefined) return UPLOADS_DEFAULTS.imageWidths;
   if (
     !Array.isArray(value) || value.length === 0 || value.length > 32 ||
     value.some((w) => !Number.isSafeInteger(w) || w < 1 || w > 16384)
@@ -732,12 +732,26 @@ function imageWidths(value: unknown, source: string): readonly number[] {
   return Object.freeze([...new Set(value as number[])].sort((a, b) => a - b));
 }
 
+/** The `uploads` section of a config that leaves it out. */
+const UPLOADS_DEFAULTS: ResolvedUploadsConfig = Object.freeze({
+  maxSize: 100 * MB,
+  orphanTtl: 24 * HOUR,
+  sweepInterval: MINUTE,
+  secret: null,
+  signedUrlMaxAge: HOUR,
+  imageWidths: Object.freeze([...DEFAULT_IMAGE_WIDTHS]),
+  maxImagePixels: 50_000_000,
+  storage: Object.freeze({ driver: "fs", dir: ".data/uploads" } as const),
+});
+
 function uploadsConfig(
   uploads: UploadsConfig | undefined,
   source: string,
   limit: Limit,
 ): ResolvedUploadsConfig {
-  const secret = uploads?.secret;
+  // Left out, the section is its defaults: its checks run only for a section a config gives.
+  if (uploads === undefined) return UPLOADS_DEFAULTS;
+  const secret = uploads.secret;
   if (
     secret !== undefined && (typeof secret !== "string" || secret.length < 16)
   ) {
@@ -752,8 +766,8 @@ function uploadsConfig(
   ) => finite(limit(parseDuration, value, fallback, key), key, source);
   const maxSize = limit(
     parseSize,
-    uploads?.maxSize,
-    100 * MB,
+    uploads.maxSize,
+    UPLOADS_DEFAULTS.maxSize,
     "uploads.maxSize",
   );
   if (!Number.isFinite(maxSize) || maxSize < 1) {
@@ -763,26 +777,32 @@ function uploadsConfig(
   }
   return Object.freeze({
     maxSize,
-    orphanTtl: duration(uploads?.orphanTtl, 24 * HOUR, "uploads.orphanTtl"),
+    orphanTtl: duration(
+      uploads.orphanTtl,
+      UPLOADS_DEFAULTS.orphanTtl,
+      "uploads.orphanTtl",
+    ),
     sweepInterval: duration(
-      uploads?.sweepInterval,
-      MINUTE,
+      uploads.sweepInterval,
+      UPLOADS_DEFAULTS.sweepInterval,
       "uploads.sweepInterval",
     ),
     secret: secret ?? null,
     signedUrlMaxAge: duration(
-      uploads?.signedUrlMaxAge,
-      HOUR,
+      uploads.signedUrlMaxAge,
+      UPLOADS_DEFAULTS.signedUrlMaxAge,
       "uploads.signedUrlMaxAge",
     ),
-    imageWidths: imageWidths(uploads?.imageWidths, source),
+    imageWidths: imageWidths(uploads.imageWidths, source),
     maxImagePixels: positiveInteger(
-      uploads?.maxImagePixels,
-      50_000_000,
+      uploads.maxImagePixels,
+      UPLOADS_DEFAULTS.maxImagePixels,
       "uploads.maxImagePixels",
       source,
     ),
-    storage: Object.freeze(storageConfig(uploads?.storage, source)),
+    storage: uploads.storage === undefined
+      ? UPLOADS_DEFAULTS.storage
+      : Object.freeze(storageConfig(uploads.storage, source)),
   });
 }
 
@@ -800,39 +820,47 @@ function openapiPath(value: unknown, source: string): string | false {
   return value.endsWith("/") ? value.slice(0, -1) : value;
 }
 
+/** The `webhooks` section of a config that leaves it out. */
+const WEBHOOK_DEFAULTS: ResolvedConfig["webhooks"] = Object.freeze({
+  timeout: 10 * SECOND,
+  retryBase: 30 * SECOND,
+  retryFor: 24 * HOUR,
+  claimTtl: MINUTE,
+  allowInsecure: false,
+  allowPrivateNetworks: false,
+});
+
 function resolveWebhooks(
   webhooks: StrataConfig["webhooks"],
   source: string,
   limit: Limit,
 ): ResolvedConfig["webhooks"] {
-  const duration = (
-    key: keyof NonNullable<typeof webhooks>,
-    fallback: number,
-  ) =>
+  if (webhooks === undefined) return WEBHOOK_DEFAULTS;
+  const duration = (key: "timeout" | "retryBase" | "retryFor" | "claimTtl") =>
     finite(
       limit(
         parseDuration,
-        webhooks?.[key] as Duration | undefined,
-        fallback,
+        webhooks[key] as Duration | undefined,
+        WEBHOOK_DEFAULTS[key],
         `webhooks.${key}`,
       ),
       `webhooks.${key}`,
       source,
     );
   const resolved = {
-    timeout: duration("timeout", 10 * SECOND),
-    retryBase: duration("retryBase", 30 * SECOND),
-    retryFor: duration("retryFor", 24 * HOUR),
-    claimTtl: duration("claimTtl", MINUTE),
+    timeout: duration("timeout"),
+    retryBase: duration("retryBase"),
+    retryFor: duration("retryFor"),
+    claimTtl: duration("claimTtl"),
     allowInsecure: booleanOption(
-      webhooks?.allowInsecure,
-      false,
+      webhooks.allowInsecure,
+      WEBHOOK_DEFAULTS.allowInsecure,
       "webhooks.allowInsecure",
       source,
     ),
     allowPrivateNetworks: booleanOption(
-      webhooks?.allowPrivateNetworks,
-      false,
+      webhooks.allowPrivateNetworks,
+      WEBHOOK_DEFAULTS.allowPrivateNetworks,
       "webhooks.allowPrivateNetworks",
       source,
     ),
@@ -845,6 +873,84 @@ function resolveWebhooks(
     );
   }
   return Object.freeze(resolved);
+}
+
+/** The `events` section of a config that leaves it out. */
+const EVENT_DEFAULTS: ResolvedConfig["events"] = Object.freeze({
+  retention: 24 * HOUR,
+  maxRows: 1_000_000,
+  pollInterval: 100,
+  retryBase: 30 * SECOND,
+  retryFor: 24 * HOUR,
+  maxStreamsPerUser: 10,
+  maxStreams: 10_000,
+  maxBuffered: 1_000,
+});
+
+function resolveEvents(
+  events: StrataConfig["events"],
+  source: string,
+  limit: Limit,
+): ResolvedConfig["events"] {
+  if (events === undefined) return EVENT_DEFAULTS;
+  return Object.freeze({
+    retention: limit(
+      parseDuration,
+      events.retention,
+      EVENT_DEFAULTS.retention,
+      "events.retention",
+    ),
+    maxRows: positiveInteger(
+      events.maxRows,
+      EVENT_DEFAULTS.maxRows,
+      "events.maxRows",
+      source,
+    ),
+    pollInterval: finite(
+      limit(
+        parseDuration,
+        events.pollInterval,
+        EVENT_DEFAULTS.pollInterval,
+        "events.pollInterval",
+      ),
+      "events.pollInterval",
+      source,
+    ),
+    retryBase: finite(
+      limit(
+        parseDuration,
+        events.retryBase,
+        EVENT_DEFAULTS.retryBase,
+        "events.retryBase",
+      ),
+      "events.retryBase",
+      source,
+    ),
+    retryFor: limit(
+      parseDuration,
+      events.retryFor,
+      EVENT_DEFAULTS.retryFor,
+      "events.retryFor",
+    ),
+    maxStreamsPerUser: positiveInteger(
+      events.maxStreamsPerUser,
+      EVENT_DEFAULTS.maxStreamsPerUser,
+      "events.maxStreamsPerUser",
+      source,
+    ),
+    maxStreams: positiveInteger(
+      events.maxStreams,
+      EVENT_DEFAULTS.maxStreams,
+      "events.maxStreams",
+      source,
+    ),
+    maxBuffered: positiveInteger(
+      events.maxBuffered,
+      EVENT_DEFAULTS.maxBuffered,
+      "events.maxBuffered",
+      source,
+    ),
+  });
 }
 
 /**
@@ -1000,63 +1106,6 @@ export function resolveConfig(
     auth: Object.freeze({ ...config.auth }),
     webhooks: resolveWebhooks(config.webhooks, source, limit),
     uploads: uploadsConfig(config.uploads, source, limit),
-    events: Object.freeze({
-      retention: limit(
-        parseDuration,
-        config.events?.retention,
-        24 * HOUR,
-        "events.retention",
-      ),
-      maxRows: positiveInteger(
-        config.events?.maxRows,
-        1_000_000,
-        "events.maxRows",
-        source,
-      ),
-      pollInterval: finite(
-        limit(
-          parseDuration,
-          config.events?.pollInterval,
-          100,
-          "events.pollInterval",
-        ),
-        "events.pollInterval",
-        source,
-      ),
-      retryBase: finite(
-        limit(
-          parseDuration,
-          config.events?.retryBase,
-          30 * SECOND,
-          "events.retryBase",
-        ),
-        "events.retryBase",
-        source,
-      ),
-      retryFor: limit(
-        parseDuration,
-        config.events?.retryFor,
-        24 * HOUR,
-        "events.retryFor",
-      ),
-      maxStreamsPerUser: positiveInteger(
-        config.events?.maxStreamsPerUser,
-        10,
-        "events.maxStreamsPerUser",
-        source,
-      ),
-      maxStreams: positiveInteger(
-        config.events?.maxStreams,
-        10_000,
-        "events.maxStreams",
-        source,
-      ),
-      maxBuffered: positiveInteger(
-        config.events?.maxBuffered,
-        1_000,
-        "events.maxBuffered",
-        source,
-      ),
-    }),
+    events: resolveEvents(config.events, source, limit),
   });
 }

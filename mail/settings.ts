@@ -97,6 +97,14 @@ function smtp(value: unknown, source: string): SmtpSettings {
   });
 }
 
+/** The settings of a config without a `mail` section. */
+const MAIL_DEFAULTS: MailSettings = Object.freeze({
+  from: "Strata <noreply@localhost>",
+  transport: "log",
+  retryBase: 30_000,
+  retryFor: 3_600_000,
+});
+
 /** A duration the config gives, or `fallback` (ms: a default needs no parsing). */
 function duration(
   value: unknown,
@@ -133,14 +141,16 @@ export function resolveMailSettings(
   config: MailConfig | undefined,
   source: string,
 ): MailSettings {
-  const mail = config ?? {};
+  // Left out, the section is its defaults: nothing to check.
+  if (config === undefined || config === null) return MAIL_DEFAULTS;
+  const mail = config;
   if (!isObject(mail)) throw new Error(`${source}: mail must be an object`);
   for (const key of Object.keys(mail)) {
     if (!KEYS.has(key)) {
       throw new Error(`${source}: unknown config key "mail.${key}"`);
     }
   }
-  const from = mail.from ?? "Strata <noreply@localhost>";
+  const from = mail.from ?? MAIL_DEFAULTS.from;
   if (typeof from !== "string" || !HEADER_SAFE.test(from)) {
     throw new Error(`${source}: mail.from must be a sender address`);
   }
@@ -158,7 +168,17 @@ export function resolveMailSettings(
   return Object.freeze({
     from,
     transport,
-    retryBase: duration(mail.retryBase, 30_000, "mail.retryBase", source),
-    retryFor: duration(mail.retryFor, 3_600_000, "mail.retryFor", source),
+    retryBase: duration(
+      mail.retryBase,
+      MAIL_DEFAULTS.retryBase,
+      "mail.retryBase",
+      source,
+    ),
+    retryFor: duration(
+      mail.retryFor,
+      MAIL_DEFAULTS.retryFor,
+      "mail.retryFor",
+      source,
+    ),
   });
 }

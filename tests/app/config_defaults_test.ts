@@ -75,3 +75,29 @@ Deno.test("a limit the config gives is parsed, and a bad one names its key", () 
     /strata\.config\.ts: .*mail\.retryFor/,
   );
 });
+
+Deno.test("a section given in part takes the defaults of what it leaves out", () => {
+  const defaults = resolveConfig({}, SOURCE);
+  const config = resolveConfig({
+    uploads: { imageWidths: [640, 64] },
+    events: {},
+    webhooks: {},
+    mail: {},
+  }, SOURCE);
+  assert.deepEqual(config.uploads.imageWidths, [64, 640]);
+  assert.deepEqual(
+    { ...config.uploads, imageWidths: undefined },
+    { ...defaults.uploads, imageWidths: undefined },
+  );
+  assert.deepEqual(config.events, defaults.events);
+  assert.deepEqual(config.webhooks, defaults.webhooks);
+  assert.deepEqual(config.mail, defaults.mail);
+  assert.throws(
+    () =>
+      resolveConfig(
+        { uploads: { storage: { driver: "ftp" as "fs" } } },
+        SOURCE,
+      ),
+    /uploads\.storage\.driver must be "fs" or "s3"/,
+  );
+});
