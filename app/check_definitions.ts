@@ -17,27 +17,43 @@ import { builtinFieldTypes } from "../collections/field_types.ts";
  * ```
  */
 export function checkCollectionDefinitions(merged: MergedLayers): void {
-  for (const [name, definition] of Object.entries(merged.collections)) {
-    const source = merged.collectionSources.get(name) ?? name;
-    for (const [fieldName, field] of Object.entries(definition.fields)) {
+  // Counting loops over the keys: at boot, for…of over Object.entries made an entry array
+  // and an iterator result for every collection and every field.
+  const { collections, fieldTypes } = merged;
+  const names = Object.keys(collections);
+  for (let c = 0; c < names.length; c++) {
+    const name = names[c];
+    const fields = collections[name].fields;
+    const fieldNames = Object.keys(fields);
+    for (let f = 0; f < fieldNames.length; f++) {
+      const fieldName = fieldNames[f];
+      const field = fields[fieldName];
       if (
         !Object.hasOwn(builtinFieldTypes, field.type) &&
-        !Object.hasOwn(merged.fieldTypes, field.type)
+        !Object.hasOwn(fieldTypes, field.type)
       ) {
         throw new Error(
-          `${source}: Unknown field type "${field.type}" for ${name}.${fieldName}`,
+          `${
+            sourceOf(merged, name)
+          }: Unknown field type "${field.type}" for ${name}.${fieldName}`,
         );
       }
       if (
         field.collection !== undefined &&
-        !Object.hasOwn(merged.collections, field.collection)
+        !Object.hasOwn(collections, field.collection)
       ) {
         throw new Error(
-          `${source}: Field ${name}.${fieldName} links to an unknown collection "${field.collection}"`,
+          `${
+            sourceOf(merged, name)
+          }: Field ${name}.${fieldName} links to an unknown collection "${field.collection}"`,
         );
       }
     }
   }
+}
+
+function sourceOf(merged: MergedLayers, name: string): string {
+  return merged.collectionSources.get(name) ?? name;
 }
 
 /**

@@ -21,6 +21,14 @@ export function issue(
   return params ? { key, params } : { key };
 }
 
+/**
+ * The bound options, walked by index by the types' option checks: a `for…of` over an array
+ * literal made the array, its iterator and a result per step for every field at boot.
+ */
+export const BOUND_KEYS: readonly ["min", "max"] = Object.freeze(
+  ["min", "max"] as const,
+);
+
 /** Refuses values outside `[min, max]` (numbers or strings compared as such). */
 export const checkRange: Validator = (value, ctx: FieldContext) => {
   const { min, max } = ctx.options;

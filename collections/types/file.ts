@@ -11,7 +11,13 @@
 import type { FieldType } from "../field_types.ts";
 import type { FieldOptions, Validator } from "../define.ts";
 import { parseSize } from "../../router/limits.ts";
-import { checkDistinct, issue, isUuid, normalizeUuid } from "./_checks.ts";
+import {
+  BOUND_KEYS,
+  checkDistinct,
+  issue,
+  isUuid,
+  normalizeUuid,
+} from "./_checks.ts";
 
 /** The `maxSize` of a file field without one: 10 MiB. */
 export const DEFAULT_FILE_MAX_SIZE = 10 * 1024 * 1024;
@@ -95,7 +101,8 @@ function checkFileOptions(
   if (!list && (options.min !== undefined || options.max !== undefined)) {
     return '"min" and "max" apply to files fields only';
   }
-  for (const key of ["min", "max"] as const) {
+  for (let i = 0; i < BOUND_KEYS.length; i++) {
+    const key = BOUND_KEYS[i];
     const value = options[key];
     if (
       value !== undefined &&

@@ -7,7 +7,7 @@
 
 import type { FieldType } from "../field_types.ts";
 import type { FieldOptions, Validator } from "../define.ts";
-import { issue } from "./_checks.ts";
+import { BOUND_KEYS, issue } from "./_checks.ts";
 
 function length(value: string): number {
   // Only strings with surrogate pairs need the slower code-point count.
@@ -40,7 +40,8 @@ const lengthRange: Validator = (value, ctx) => {
 export function checkLengthOptions(
   options: Readonly<FieldOptions>,
 ): string | undefined {
-  for (const key of ["min", "max"] as const) {
+  for (let i = 0; i < BOUND_KEYS.length; i++) {
+    const key = BOUND_KEYS[i];
     const value = options[key];
     if (
       value !== undefined &&

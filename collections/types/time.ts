@@ -7,7 +7,7 @@
 
 import type { FieldType } from "../field_types.ts";
 import type { Sanitizer, Validator } from "../define.ts";
-import { checkRange, issue } from "./_checks.ts";
+import { BOUND_KEYS, checkRange, issue } from "./_checks.ts";
 
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 const SHORT_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
@@ -41,7 +41,8 @@ export const timeType: FieldType = Object.freeze<FieldType>({
   sanitizers: Object.freeze([addSeconds]),
   validators: Object.freeze([isTime, checkRange]),
   checkOptions: (options) => {
-    for (const key of ["min", "max"] as const) {
+    for (let i = 0; i < BOUND_KEYS.length; i++) {
+      const key = BOUND_KEYS[i];
       if (options[key] !== undefined && !isTimeOfDay(options[key])) {
         return `"${key}" must be a time written HH:MM:SS`;
       }
