@@ -22,12 +22,20 @@ export function issue(
 }
 
 /**
- * The bound options, walked by index by the types' option checks: a `for…of` over an array
- * literal made the array, its iterator and a result per step for every field at boot.
+ * Whether a `min`/`max` option is absent or a non-negative safe integer (a length or a
+ * count). The types' option checks test both bounds written out: they run once per field at
+ * boot, where a loop over the two keys cost an array, an iterator and a result per step.
+ *
+ * @example
+ * ```ts ignore
+ * isCount(undefined); // true
+ * isCount(-1); // false
+ * ```
  */
-export const BOUND_KEYS: readonly ["min", "max"] = Object.freeze(
-  ["min", "max"] as const,
-);
+export function isCount(value: unknown): boolean {
+  return value === undefined ||
+    (Number.isSafeInteger(value) && (value as number) >= 0);
+}
 
 /** Refuses values outside `[min, max]` (numbers or strings compared as such). */
 export const checkRange: Validator = (value, ctx: FieldContext) => {

@@ -7,7 +7,7 @@
 
 import type { FieldType } from "../field_types.ts";
 import type { Validator } from "../define.ts";
-import { BOUND_KEYS, checkRange, issue } from "./_checks.ts";
+import { checkRange, issue } from "./_checks.ts";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -43,11 +43,12 @@ export const dateType: FieldType = Object.freeze<FieldType>({
   kind: "date",
   validators: Object.freeze([isDate, checkRange]),
   checkOptions: (options) => {
-    for (let i = 0; i < BOUND_KEYS.length; i++) {
-      const key = BOUND_KEYS[i];
-      if (options[key] !== undefined && !isCalendarDate(options[key])) {
-        return `"${key}" must be a date written YYYY-MM-DD`;
-      }
+    const { min, max } = options;
+    if (min !== undefined && !isCalendarDate(min)) {
+      return '"min" must be a date written YYYY-MM-DD';
+    }
+    if (max !== undefined && !isCalendarDate(max)) {
+      return '"max" must be a date written YYYY-MM-DD';
     }
     return undefined;
   },

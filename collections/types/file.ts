@@ -12,8 +12,8 @@ import type { FieldType } from "../field_types.ts";
 import type { FieldOptions, Validator } from "../define.ts";
 import { parseSize } from "../../router/limits.ts";
 import {
-  BOUND_KEYS,
   checkDistinct,
+  isCount,
   issue,
   isUuid,
   normalizeUuid,
@@ -101,15 +101,11 @@ function checkFileOptions(
   if (!list && (options.min !== undefined || options.max !== undefined)) {
     return '"min" and "max" apply to files fields only';
   }
-  for (let i = 0; i < BOUND_KEYS.length; i++) {
-    const key = BOUND_KEYS[i];
-    const value = options[key];
-    if (
-      value !== undefined &&
-      !(Number.isSafeInteger(value) && (value as number) >= 0)
-    ) {
-      return `"${key}" must be a non-negative integer count`;
-    }
+  if (!isCount(options.min)) {
+    return '"min" must be a non-negative integer count';
+  }
+  if (!isCount(options.max)) {
+    return '"max" must be a non-negative integer count';
   }
   if (
     "default" in options && options.default !== undefined &&

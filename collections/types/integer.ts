@@ -6,7 +6,7 @@
 
 import type { FieldType } from "../field_types.ts";
 import type { FieldOptions, Validator } from "../define.ts";
-import { BOUND_KEYS, checkRange, issue } from "./_checks.ts";
+import { checkRange, issue } from "./_checks.ts";
 
 const isInteger: Validator = (value) => {
   if (typeof value !== "number") return issue("invalidType");
@@ -24,11 +24,12 @@ const isInteger: Validator = (value) => {
 export function checkNumberOptions(
   options: Readonly<FieldOptions>,
 ): string | undefined {
-  for (let i = 0; i < BOUND_KEYS.length; i++) {
-    const key = BOUND_KEYS[i];
-    if (options[key] !== undefined && typeof options[key] !== "number") {
-      return `"${key}" must be a number`;
-    }
+  const { min, max } = options;
+  if (min !== undefined && typeof min !== "number") {
+    return '"min" must be a number';
+  }
+  if (max !== undefined && typeof max !== "number") {
+    return '"max" must be a number';
   }
   return undefined;
 }

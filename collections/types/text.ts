@@ -7,7 +7,7 @@
 
 import type { FieldType } from "../field_types.ts";
 import type { FieldOptions, Validator } from "../define.ts";
-import { BOUND_KEYS, issue } from "./_checks.ts";
+import { isCount, issue } from "./_checks.ts";
 
 function length(value: string): number {
   // Only strings with surrogate pairs need the slower code-point count.
@@ -40,15 +40,11 @@ const lengthRange: Validator = (value, ctx) => {
 export function checkLengthOptions(
   options: Readonly<FieldOptions>,
 ): string | undefined {
-  for (let i = 0; i < BOUND_KEYS.length; i++) {
-    const key = BOUND_KEYS[i];
-    const value = options[key];
-    if (
-      value !== undefined &&
-      !(Number.isSafeInteger(value) && (value as number) >= 0)
-    ) {
-      return `"${key}" must be a non-negative integer length`;
-    }
+  if (!isCount(options.min)) {
+    return '"min" must be a non-negative integer length';
+  }
+  if (!isCount(options.max)) {
+    return '"max" must be a non-negative integer length';
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
 
 import type { FieldType } from "../field_types.ts";
 import type { Sanitizer, Validator } from "../define.ts";
-import { BOUND_KEYS, checkRange, issue } from "./_checks.ts";
+import { checkRange, issue } from "./_checks.ts";
 
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 const SHORT_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
@@ -41,11 +41,12 @@ export const timeType: FieldType = Object.freeze<FieldType>({
   sanitizers: Object.freeze([addSeconds]),
   validators: Object.freeze([isTime, checkRange]),
   checkOptions: (options) => {
-    for (let i = 0; i < BOUND_KEYS.length; i++) {
-      const key = BOUND_KEYS[i];
-      if (options[key] !== undefined && !isTimeOfDay(options[key])) {
-        return `"${key}" must be a time written HH:MM:SS`;
-      }
+    const { min, max } = options;
+    if (min !== undefined && !isTimeOfDay(min)) {
+      return '"min" must be a time written HH:MM:SS';
+    }
+    if (max !== undefined && !isTimeOfDay(max)) {
+      return '"max" must be a time written HH:MM:SS';
     }
     return undefined;
   },

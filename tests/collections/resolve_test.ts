@@ -216,3 +216,52 @@ Deno.test("resolving builds indexes, limits, lists and references", () => {
   assert.equal(posts.fields.get("tags")!.onDelete, "cascade");
   assert.equal(posts.fields.get("tags")!.junctionTable, "Posts__tags");
 });
+
+Deno.test("the built-in types refuse bad min and max with these exact messages", () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ type: "text", min: -1 }, '"min" must be a non-negative integer length'],
+    [{ type: "text", max: 1.5 }, '"max" must be a non-negative integer length'],
+    [
+      { type: "text", min: 1, max: "9" },
+      '"max" must be a non-negative integer length',
+    ],
+    [{ type: "integer", min: "1" }, '"min" must be a number'],
+    [{ type: "number", max: "1" }, '"max" must be a number'],
+    [{ type: "dateTime", min: "x", max: "y" }, '"min" must be a number'],
+    [
+      { type: "date", min: "2024-02-30" },
+      '"min" must be a date written YYYY-MM-DD',
+    ],
+    [
+      { type: "date", max: "tomorrow" },
+      '"max" must be a date written YYYY-MM-DD',
+    ],
+    [
+      { type: "time", min: "25:00:00" },
+      '"min" must be a time written HH:MM:SS',
+    ],
+    [{ type: "time", max: "noon" }, '"max" must be a time written HH:MM:SS'],
+    [{ type: "files", min: -1 }, '"min" must be a non-negative integer count'],
+    [{ type: "files", max: 0.5 }, '"max" must be a non-negative integer count'],
+  ];
+  for (const [definition, problem] of cases) {
+    assert.throws(
+      () => resolve({ Posts: { fields: { a: definition as never } } }),
+      (error: Error) => {
+        assert.equal(error.message, `Invalid field Posts.a: ${problem}`);
+        return true;
+      },
+    );
+  }
+  resolve({
+    Posts: {
+      fields: {
+        a: { type: "text", min: 0, max: 10 },
+        b: { type: "integer", min: -5, max: 5 },
+        c: { type: "date", min: "2024-02-29" },
+        d: { type: "time", max: "23:59:59" },
+        e: { type: "files", min: 0, max: 3 },
+      },
+    },
+  });
+});
