@@ -849,20 +849,28 @@ async function unchangedSince(
   dialect: SqlDialect,
   sync: SyncInput,
 ): Promise<boolean> {
-  const rows = await db.all<{ fingerprint: string; catalog: string }>(
-    `select "fingerprint", "catalog" from ${
-      id(SCHEMA_STATE_TABLE)
-    } where "id" = 1`,
+  // One statement for the state row and the stored snapshots (a restart needs both): the
+  // state row is the one without a collection, which every snapshot row has.
+  const rows = await db.all<
+    { collection: string | null; text: string; catalog: string | null }
+  >(
+    `select cast(null as text) as "collection", "fingerprint" as "text", "catalog"
+      from ${id(SCHEMA_STATE_TABLE)} where "id" = 1
+    union all
+    select "collection", "snapshot", cast(null as text) from ${
+      id(SCHEMA_TABLE)
+    }`,
   );
-  if (rows.length === 0 || rows[0].fingerprint !== sync.fingerprint) {
-    return false;
-  }
-  if (rows[0].catalog !== await databaseState(db, dialect, sync.managed)) {
-    return false;
-  }
+  let state: { text: string; catalog: string | null } | undefined;
   const stored = new Map<string, string>();
-  for (const row of await storedSnapshots(db)) {
-    stored.set(row.collection, row.snapshot);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (row.collection === null) state = row;
+    else stored.set(row.collection, row.text);
+  }
+  if (state === undefined || state.text !== sync.fingerprint) return false;
+  if (state.catalog !== await databaseState(db, dialect, sync.managed)) {
+    return false;
   }
   for (const [name, snapshot] of sync.snapshots) {
     if (stored.get(name) !== snapshot) return false;
