@@ -520,13 +520,14 @@ export async function syncSchema(
       plan.previous,
     );
     await runSteps(trx, plan.steps, runScript);
-    if (dialect === "postgres") await useCodePointOrder(trx, collections);
+    // Tables this sync made have their text in "C" and their indexes NULLS FIRST: only
+    // tables that were there before can need either (a fresh schema skips both queries).
+    const older = dialect === "postgres" && plan.existing.length > 0;
+    if (older) await useCodePointOrder(trx, collections);
     for (const collection of rebuild) {
       await buildSearch(trx, dialect, collection);
     }
-    const outdated = dialect === "postgres"
-      ? await outdatedPgIndexes(trx)
-      : new Set<string>();
+    const outdated = older ? await outdatedPgIndexes(trx) : new Set<string>();
     await createIndexes(
       trx,
       dialect,
@@ -557,8 +558,8 @@ interface SyncPlan {
   readonly steps: readonly Step[];
   readonly madeIndexes: ReadonlySet<string>;
   /**
-   * The collections planned against what the database holds of them (the others are new:
-   * their steps make every table and index they have).
+   * The collections planned against what the database holds of them (the others are new,
+   * none of their tables was there: their steps make every table and index they have).
    */
   readonly existing: readonly ResolvedCollection[];
 }
@@ -590,10 +591,7 @@ async function planSync(
     const before = previous.get(collection.name);
     // A collection never synced and without a table (the whole of a fresh database): its
     // tables and indexes are made, and nothing else of the plan applies.
-    if (
-      !before && !tables.has(collection.table) &&
-      !(collection.translationTable && tables.has(collection.translationTable))
-    ) {
+    if (!before && !hasTables(collection, tables)) {
       newTables(collection, dialect, tables, steps, madeIndexes);
       continue;
     }
@@ -1066,6 +1064,21 @@ function newTables(
       steps.push(...createJunctionTable(field, dialect));
     }
   }
+}
+
+/** Whether any table of `collection` (main, translations, junctions) is in `tables`. */
+function hasTables(
+  collection: ResolvedCollection,
+  tables: ReadonlyMap<string, ReadonlySet<string>>,
+): boolean {
+  if (tables.has(collection.table)) return true;
+  const translations = collection.translationTable;
+  if (translations && tables.has(translations)) return true;
+  const junctions = collection.junctionFields;
+  for (let i = 0; i < junctions.length; i++) {
+    if (tables.has(junctions[i].junctionTable!)) return true;
+  }
+  return false;
 }
 
 /** The statements making the indexes of `collection` over `table`, which is new. */

@@ -132,6 +132,60 @@ dbTest(
 );
 
 dbTest(
+  "a junction table made by another program before the first sync is brought to code-point order",
+  async (db) => {
+    // Only the junction table is there: the collection is planned against it, so on
+    // PostgreSQL its text columns are switched to the "C" collation as an older table's.
+    const junction =
+      `create table "Posts__tags" ("owner" text not null, "target" text not null, "position" integer not null, primary key ("owner", "position"))`;
+    if (db.dialect === "sqlite") {
+      await Deno.mkdir(db.url.slice(0, db.url.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await byHand(db, junction);
+    } else {
+      await byHand(
+        db,
+        `create schema "${db.pgSchema}"; set search_path to "${db.pgSchema}"; ${junction}`,
+      );
+    }
+    const data = await db.open({
+      collections: {
+        Tags: defineCollection({ fields: { label: field("text") } }),
+        Posts: defineCollection({
+          fields: {
+            title: field("text"),
+            tags: field("records", { collection: "Tags" }),
+          },
+        }),
+      },
+    });
+    const tag = created(await data.query("Tags").create({ label: "t" }));
+    const post = created(
+      await data.query("Posts").create({ title: "a", tags: [tag.UUID] }),
+    );
+    assert.deepEqual(
+      (await data.query("Posts").findByUUID(post.UUID))!.tags,
+      [tag.UUID],
+    );
+    if (db.dialect === "postgres") {
+      const { rows } = await sql<{ col: string; collation: string | null }>`
+        select column_name as col, collation_name as collation
+        from information_schema.columns
+        where table_schema = current_schema() and table_name = 'Posts__tags'
+          and data_type = 'text' order by column_name`.execute(
+        kyselyOf(data.db),
+      );
+      assert.deepEqual(rows, [
+        { col: "owner", collation: "C" },
+        { col: "target", collation: "C" },
+      ]);
+    }
+  },
+  { file: true },
+);
+
+dbTest(
   "boots at once on one fresh database all open on the same schema, made once",
   async (db) => {
     // Each sync holds the database's write lock (SQLite) or an advisory lock (PostgreSQL)
