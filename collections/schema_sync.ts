@@ -1019,6 +1019,8 @@ async function writeSnapshots(
     set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`;
   const all: (readonly unknown[])[] = [];
   for (const [name, snapshot] of snapshots) all.push([name, snapshot, now]);
+  // No collection (an app of the framework's own tables only): nothing to prepare.
+  if (all.length === 0) return;
   if (db.each) {
     db.each(`${insert}(?, ?, ?)${upsert}`, all);
     return;
