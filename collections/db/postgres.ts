@@ -105,6 +105,22 @@ const typeParsers = {
 };
 
 /**
+ * Creates `schema` unless it exists. `CREATE SCHEMA IF NOT EXISTS` is not safe against itself:
+ * of two sessions that both find the schema missing, the second fails on pg_namespace's
+ * unique index once the first commits. The schema exists then, so the statement runs again.
+ */
+async function createSchema(pool: PgPool, schema: string): Promise<void> {
+  const statement = `create schema if not exists ${quoteIdentifier(schema)}`;
+  try {
+    await pool.query(statement);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "23505" && code !== "42P06") throw error;
+    await pool.query(statement);
+  }
+}
+
+/**
  * Opens a `pg` pool (creating `schema` first when given) and wraps it in Kysely's
  * `PostgresDialect`.
  *
@@ -129,7 +145,8 @@ export async function createPostgresDialect(
   }
   const lockTimeout = options.lockTimeout ?? 2000;
   const settings = [`-c lock_timeout=${Math.max(0, Math.trunc(lockTimeout))}`];
-  if (schema) settings.push(`-c search_path=${schema}`);
+  // Quoted, as the schema is created: unquoted, PostgreSQL would fold the name to lower case.
+  if (schema) settings.push(`-c search_path=${quoteIdentifier(schema)}`);
   const pool: PgPool = new pg.Pool({
     connectionString: options.url,
     max: options.max ?? 10,
@@ -142,11 +159,7 @@ export async function createPostgresDialect(
   // An idle client can fail (server restart); without a listener that would crash the process.
   pool.on("error", () => {});
   try {
-    if (schema) {
-      await pool.query(
-        `create schema if not exists ${quoteIdentifier(schema)}`,
-      );
-    }
+    if (schema) await createSchema(pool, schema);
   } catch (error) {
     await pool.end();
     throw bootError(error);
