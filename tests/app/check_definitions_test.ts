@@ -1,23 +1,12 @@
 // Boot checks of merged collection definitions: their exact messages, naming the source.
 import assert from "node:assert/strict";
 import { defineCollection, defineLayer, field } from "../../mod.ts";
-import { createTestApp } from "../../testing/mod.ts";
-import { fixturePath } from "../_helpers/fixture_app.ts";
+import { bootErrorWith } from "../_helpers/boot_error.ts";
 
-async function bootError(
+function bootError(
   collections: Record<string, ReturnType<typeof defineCollection>>,
 ): Promise<string> {
-  const layer = defineLayer({ name: "extra", collections });
-  try {
-    const app = await createTestApp({
-      root: fixturePath("api_app"),
-      layers: [layer],
-    });
-    await app.close();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("booted");
+  return bootErrorWith(defineLayer({ name: "extra", collections }));
 }
 
 Deno.test("a field of an unknown type or linking to an unknown collection names its source", async () => {

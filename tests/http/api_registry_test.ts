@@ -10,6 +10,7 @@ import {
 import { apiRegistry } from "../../collections/api/registry.ts";
 import { createTestApp } from "../../testing/mod.ts";
 import { fixturePath } from "../_helpers/fixture_app.ts";
+import { bootErrorWith } from "../_helpers/boot_error.ts";
 
 Deno.test("the registry holds each collection by path and name, its wire made once", async () => {
   const mark = defineMiddleware(() => {});
@@ -66,20 +67,8 @@ Deno.test("the registry holds each collection by path and name, its wire made on
 });
 
 Deno.test("the registry refuses middleware no layer defines", async () => {
-  const boot = async (layer: ReturnType<typeof defineLayer>) => {
-    try {
-      const app = await createTestApp({
-        root: fixturePath("api_app"),
-        layers: [layer],
-      });
-      await app.close();
-    } catch (error) {
-      return (error as Error).message;
-    }
-    throw new Error("booted");
-  };
   assert.equal(
-    await boot(defineLayer({
+    await bootErrorWith(defineLayer({
       name: "extra",
       collections: {
         Notes: defineCollection({
