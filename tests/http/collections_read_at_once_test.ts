@@ -16,6 +16,29 @@ async function create(
   return created.body as Rec;
 }
 
+/**
+ * GETs `path` straight through `app.fetch` and returns its 200 response after checking that
+ * on SQLite it came without a promise and that its only header is the JSON content type.
+ */
+async function fetchAtOnce(
+  client: Client,
+  dialect: string,
+  path: string,
+): Promise<Response> {
+  const answer = client.app.fetch(
+    new Request(new URL(path, "http://localhost")),
+  );
+  // On SQLite nothing is waited for: the dispatcher answers without a promise.
+  if (dialect === "sqlite") assert.ok(answer instanceof Response);
+  const response = await answer;
+  assert.equal(response.status, 200);
+  assert.deepEqual([...response.headers], [[
+    "content-type",
+    "application/json",
+  ]]);
+  return response;
+}
+
 /** The record `uuid` of the list at `listPath`, as the list's bytes give it. */
 async function listed(
   { req }: Client,
@@ -52,17 +75,7 @@ dbAppTest(
     for (const record of [full, empty]) {
       const uuid = record.UUID as string;
       const path = `/collections/plain/${uuid}`;
-      const answer = client.app.fetch(
-        new Request(new URL(path, "http://localhost")),
-      );
-      // On SQLite nothing is waited for: the dispatcher answers without a promise.
-      if (dialect === "sqlite") assert.ok(answer instanceof Response);
-      const response = await answer;
-      assert.equal(response.status, 200);
-      assert.deepEqual([...response.headers], [[
-        "content-type",
-        "application/json",
-      ]]);
+      const response = await fetchAtOnce(client, dialect, path);
       const text = await response.text();
       assert.equal(text, await listed(client, "/collections/plain", uuid));
       const body = JSON.parse(text) as Rec;
@@ -188,25 +201,11 @@ dbAppTest(
     }
     const path =
       "/collections/plain?where={count:{atLeast:1}}&order=[-count]&limit=3";
-    const answer = client.app.fetch(
-      new Request(new URL(path, "http://localhost")),
-    );
-    if (dialect === "sqlite") assert.ok(answer instanceof Response);
-    const response = await answer;
-    assert.equal(response.status, 200);
-    assert.deepEqual([...response.headers], [[
-      "content-type",
-      "application/json",
-    ]]);
-    const text = await response.text();
+    const text = await (await fetchAtOnce(client, dialect, path)).text();
     const pagePath =
       "/collections/plain?where={count:{atLeast:1}}&order=[-count]&page=1&perPage=3";
     // The page and its total are walks of the index too: at once as well.
-    const pageAnswer = client.app.fetch(
-      new Request(new URL(pagePath, "http://localhost")),
-    );
-    if (dialect === "sqlite") assert.ok(pageAnswer instanceof Response);
-    await (await pageAnswer).body?.cancel();
+    await (await fetchAtOnce(client, dialect, pagePath)).body?.cancel();
     const page = await client.req("GET", pagePath);
     assert.deepEqual(
       { ...(page.body as Rec), records: undefined },
