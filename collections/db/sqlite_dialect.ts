@@ -195,52 +195,12 @@ export interface ConnectionReader extends DirectReader {
   writeSoon(statements: readonly GroupStatement[]): Promise<number | undefined>;
 }
 
-const directReaders = new WeakMap<object, Promise<ConnectionReader | null>>();
-
 /** `setReturnArrays` (Node 24's node:sqlite), missing from the type definitions here. */
 type ArrayRows = StatementSync & { setReturnArrays(enabled: boolean): void };
 
 const ARRAY_ROWS =
   typeof (StatementSync.prototype as Partial<ArrayRows>).setReturnArrays ===
     "function";
-
-/**
- * The {@link DirectReader} of a Kysely instance running on {@link NodeSqliteDialect}, or
- * `null` on any other dialect. Found once per instance (by borrowing its connection), then
- * remembered.
- *
- * @example
- * ```ts
- * import { DatabaseSync } from "node:sqlite";
- * import { Kysely } from "kysely";
- * import { directReader, NodeSqliteDialect } from "./sqlite_dialect.ts";
- * // deno-lint-ignore no-explicit-any
- * const db = new Kysely<any>({
- *   dialect: new NodeSqliteDialect({ database: new DatabaseSync(":memory:") }),
- * });
- * const reader = await directReader(db);
- * reader?.readArrays("select 1 + ?", [1]); // [[2]]
- * await db.destroy();
- * ```
- */
-export function directReader(
-  // deno-lint-ignore no-explicit-any
-  db: Kysely<any>,
-): Promise<ConnectionReader | null> {
-  if (!ARRAY_ROWS) return Promise.resolve(null);
-  let found = directReaders.get(db);
-  if (!found) {
-    found = db.getExecutor().provideConnection((connection) =>
-      Promise.resolve(
-        connection instanceof Lease || connection instanceof JoinedConnection
-          ? connection.connection
-          : null,
-      )
-    );
-    directReaders.set(db, found);
-  }
-  return found;
-}
 
 /** The connection handed to a query that joins the transaction holding it. */
 class JoinedConnection implements DatabaseConnection {

@@ -3,30 +3,31 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { DatabaseSync } from "node:sqlite";
 import { Kysely, sql } from "kysely";
 import {
-  directReader,
+  type ConnectionReader,
   NodeSqliteDialect,
 } from "../../collections/db/sqlite_dialect.ts";
 
 // deno-lint-ignore no-explicit-any
 type Db = Kysely<any>;
 
-function open(holdsConnection?: () => boolean): Db {
-  return new Kysely({
-    dialect: new NodeSqliteDialect({
-      database: new DatabaseSync(":memory:"),
-      holdsConnection,
-    }),
+/** A Kysely instance on the dialect, and the dialect's direct reader. */
+function open(
+  holdsConnection?: () => boolean,
+): { db: Db; dialect: NodeSqliteDialect; reader: ConnectionReader } {
+  const dialect = new NodeSqliteDialect({
+    database: new DatabaseSync(":memory:"),
+    holdsConnection,
   });
+  return { db: new Kysely({ dialect }), dialect, reader: dialect.reader! };
 }
 
 Deno.test("direct reader: rows come back as arrays in select order, booleans bound as 0/1", async () => {
-  const db = open();
+  const { db, dialect, reader } = open();
   try {
     await sql`create table t (a integer, b text)`.execute(db);
     await sql`insert into t values (1, 'x'), (0, 'y')`.execute(db);
-    const reader = await directReader(db);
     assert.ok(reader);
-    assert.equal(await directReader(db), reader, "found once, remembered");
+    assert.equal(dialect.reader, reader, "found once, remembered");
     assert.deepEqual(
       reader.readArrays("select b, a from t where a = ? order by b", [true]),
       [["x", 1]],
@@ -48,10 +49,9 @@ Deno.test("direct reader: rows come back as arrays in select order, booleans bou
 
 Deno.test("direct reader: busy while another context's transaction holds the connection", async () => {
   const storage = new AsyncLocalStorage<true>();
-  const db = open(() => storage.getStore() === true);
+  const { db, reader } = open(() => storage.getStore() === true);
   try {
     await sql`create table t (a integer)`.execute(db);
-    const reader = (await directReader(db))!;
     let inside: unknown;
     let release!: () => void;
     const held = new Promise<void>((resolve) => release = resolve);
@@ -80,10 +80,9 @@ Deno.test("direct reader: busy while another context's transaction holds the con
 });
 
 Deno.test("direct reader: no rows while a transaction outside any context holds the connection", async () => {
-  const db = open(() => false);
+  const { db, reader } = open(() => false);
   try {
     await sql`create table t (a integer)`.execute(db);
-    const reader = (await directReader(db))!;
     let release!: () => void;
     const held = new Promise<void>((resolve) => release = resolve);
     let started!: () => void;
