@@ -667,7 +667,12 @@ async function syncOnHandle(
     const runScript = scriptRunner(db, "sqlite", handle);
     // A database never given a table (SQLite's schema cookie stays 0 until the first schema
     // change): no state, snapshot or table to read back, and the metadata tables go in the
-    // one script with the rest.
+    // one script with the rest, last. A fresh schema of some 600 pages overflows SQLite's
+    // page cache, which spills the pages written first to the WAL; a row written later to a
+    // spilled page rewrites its frame, and the commit then recomputes the checksum of every
+    // frame after it. Made first, the metadata tables' pages were spilled before the
+    // snapshots were written: bench/startup's 100 collections committed in 3.1 ms instead of
+    // 2.1.
     const fresh = await catalogVersion(statements, "sqlite", []) === "0";
     if (!fresh) await runScript(metaTables("sqlite"));
     if (fresh || !await unchangedSince(statements, "sqlite", sync)) {
@@ -679,7 +684,7 @@ async function syncOnHandle(
         return false;
       }
       const steps = plan.steps as string[];
-      await runScript(fresh ? [...metaTables("sqlite"), ...steps] : steps);
+      await runScript(fresh ? [...steps, ...metaTables("sqlite")] : steps);
       // Not even called when every collection is new: a first call costs V8 its compile.
       if (plan.existing.length > 0) {
         await createIndexes(
