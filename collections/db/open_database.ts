@@ -72,6 +72,24 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 /**
+ * Puts a file's database in WAL mode, synchronous `normal` (safe with WAL: a power loss may
+ * drop the last commits but never corrupts). The switch of a new file, which writes its first
+ * page under a rollback journal, is not synced: the four syncs (journal, folder, journal,
+ * file) were most of opening one (~0.8 of ~1.2 ms), and the file holds nothing yet. A power
+ * loss in that moment leaves it empty (its WAL is dropped with it; the next boot makes the
+ * schema again) or, should the disk tear that one page, not a database. An existing file in
+ * another mode switches with every sync.
+ */
+function switchToWal(sqlite: DatabaseSync): void {
+  const { page_count: pages } = sqlite.prepare("pragma page_count").get() as {
+    page_count: number;
+  };
+  if (pages === 0) sqlite.exec("pragma synchronous = off");
+  sqlite.exec("pragma journal_mode = wal");
+  sqlite.exec("pragma synchronous = normal");
+}
+
+/**
  * Opens `options.url` and returns Kysely over it.
  *
  * @example
@@ -109,11 +127,7 @@ export async function openDatabase(
   const sqlite = new DatabaseSync(memory ? ":memory:" : path);
   try {
     sqlite.exec(`pragma busy_timeout = ${Math.trunc(busyTimeout)}`);
-    if (!memory) {
-      sqlite.exec("pragma journal_mode = wal");
-      // Safe with WAL: a power loss may drop the last commits but never corrupts.
-      sqlite.exec("pragma synchronous = normal");
-    }
+    if (!memory) switchToWal(sqlite);
     sqlite.exec("pragma foreign_keys = on");
     registerSqliteFunctions(sqlite);
     // From here on the dialect waits for other connections' write locks asynchronously; a
