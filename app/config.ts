@@ -14,6 +14,7 @@ import { clientResolver, type TrustProxy } from "../router/forwarded.ts";
 import { checkDatabaseUrl, resolveDatabaseUrl } from "./database_url.ts";
 import { dirname } from "node:path";
 import {
+  MAIL_DEFAULTS,
   type MailConfig,
   type MailSettings,
   resolveMailSettings,
@@ -744,13 +745,12 @@ const UPLOADS_DEFAULTS: ResolvedUploadsConfig = Object.freeze({
   storage: Object.freeze({ driver: "fs", dir: ".data/uploads" } as const),
 });
 
+/** The `uploads` section a config gives (one left out is {@link UPLOADS_DEFAULTS}). */
 function uploadsConfig(
-  uploads: UploadsConfig | undefined,
+  uploads: UploadsConfig,
   source: string,
   limit: Limit,
 ): ResolvedUploadsConfig {
-  // Left out, the section is its defaults: its checks run only for a section a config gives.
-  if (uploads === undefined) return UPLOADS_DEFAULTS;
   const secret = uploads.secret;
   if (
     secret !== undefined && (typeof secret !== "string" || secret.length < 16)
@@ -830,12 +830,12 @@ const WEBHOOK_DEFAULTS: ResolvedConfig["webhooks"] = Object.freeze({
   allowPrivateNetworks: false,
 });
 
+/** The `webhooks` section a config gives (one left out is {@link WEBHOOK_DEFAULTS}). */
 function resolveWebhooks(
-  webhooks: StrataConfig["webhooks"],
+  webhooks: NonNullable<StrataConfig["webhooks"]>,
   source: string,
   limit: Limit,
 ): ResolvedConfig["webhooks"] {
-  if (webhooks === undefined) return WEBHOOK_DEFAULTS;
   const duration = (key: "timeout" | "retryBase" | "retryFor" | "claimTtl") =>
     finite(
       limit(
@@ -887,12 +887,12 @@ const EVENT_DEFAULTS: ResolvedConfig["events"] = Object.freeze({
   maxBuffered: 1_000,
 });
 
+/** The `events` section a config gives (one left out is {@link EVENT_DEFAULTS}). */
 function resolveEvents(
-  events: StrataConfig["events"],
+  events: NonNullable<StrataConfig["events"]>,
   source: string,
   limit: Limit,
 ): ResolvedConfig["events"] {
-  if (events === undefined) return EVENT_DEFAULTS;
   return Object.freeze({
     retention: limit(
       parseDuration,
@@ -1073,7 +1073,11 @@ export function resolveConfig(
       trustProxy: trustProxy(config.api?.trustProxy, source),
       publicUrl: publicUrl(config.api?.publicUrl, source),
     }),
-    mail: resolveMailSettings(config.mail, source),
+    // A section left out is its defaults, and its resolver not even compiled: boot runs
+    // each function it calls through V8's compiler once.
+    mail: config.mail === undefined
+      ? MAIL_DEFAULTS
+      : resolveMailSettings(config.mail, source),
     disable: Object.freeze({
       routes: Object.freeze(
         stringList(config.disable?.routes, "disable.routes", source),
@@ -1104,8 +1108,14 @@ export function resolveConfig(
       ? "en"
       : canonicalLocale(config.defaultLanguage, "defaultLanguage", source),
     auth: Object.freeze({ ...config.auth }),
-    webhooks: resolveWebhooks(config.webhooks, source, limit),
-    uploads: uploadsConfig(config.uploads, source, limit),
-    events: resolveEvents(config.events, source, limit),
+    webhooks: config.webhooks === undefined
+      ? WEBHOOK_DEFAULTS
+      : resolveWebhooks(config.webhooks, source, limit),
+    uploads: config.uploads === undefined
+      ? UPLOADS_DEFAULTS
+      : uploadsConfig(config.uploads, source, limit),
+    events: config.events === undefined
+      ? EVENT_DEFAULTS
+      : resolveEvents(config.events, source, limit),
   });
 }

@@ -35,7 +35,11 @@ import {
   checkRoleCapabilities,
   withCollectionSource,
 } from "./check_definitions.ts";
-import { type DataLayer, openDataLayer } from "../collections/data_layer.ts";
+import {
+  type DataLayer,
+  hasFileFields,
+  openDataLayer,
+} from "../collections/data_layer.ts";
 import type { QueryBuilder } from "../collections/query_builder.ts";
 import type { AnyCollectionDefinition } from "../collections/typed.ts";
 import type { TypedQuery } from "../collections/typed_query.ts";
@@ -348,20 +352,23 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     await data.close();
     throw error;
   }
-  let files: FileService | null;
-  try {
-    files = await openFileService({
-      data,
-      config: config.uploads,
-      root,
-      links,
-      now,
-      render: messages.renderValidation,
-    });
-  } catch (error) {
-    await mail.close();
-    await data.close();
-    throw error;
+  let files: FileService | null = null;
+  // Without a file field there is no file service: boot does not even compile its opening.
+  if (hasFileFields(data.collections.values())) {
+    try {
+      files = await openFileService({
+        data,
+        config: config.uploads,
+        root,
+        links,
+        now,
+        render: messages.renderValidation,
+      });
+    } catch (error) {
+      await mail.close();
+      await data.close();
+      throw error;
+    }
   }
   const app: App = {
     fetch: undefined as never,

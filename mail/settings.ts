@@ -98,7 +98,7 @@ function smtp(value: unknown, source: string): SmtpSettings {
 }
 
 /** The settings of a config without a `mail` section. */
-const MAIL_DEFAULTS: MailSettings = Object.freeze({
+export const MAIL_DEFAULTS: MailSettings = Object.freeze({
   from: "Strata <noreply@localhost>",
   transport: "log",
   retryBase: 30_000,
