@@ -10,6 +10,10 @@ export function toFileUrl(path: string): URL {
 
 /** Characters a file URL keeps as they are in a POSIX path, and the brackets of params. */
 const PLAIN_PATH = /^\/[\w!$&'()*+,\-.:;=@/[\]]*$/;
+/** Characters a file URL keeps as they are in a relative POSIX path, and the brackets of params. */
+const PLAIN_NAME = /^[\w!$&'()*+,\-.:;=@/[\]]*$/;
+/** `.` and `..` segments of a relative path. */
+const DOT_NAME = /(?:^|\/)\.\.?(?:\/|$)/;
 /** `.` and `..` segments, which a URL would resolve. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
@@ -29,4 +33,22 @@ export function fileHref(path: string): string {
  */
 export function childPath(dir: string, file: string): string {
   return sep === "/" && dir !== "/" ? `${dir}/${file}` : join(dir, file);
+}
+
+/**
+ * `fileHref(childPath(dir, file))` for each of a folder's files. A file whose name needs no
+ * escaping, in a folder whose path needs none, only adds its name to the folder's URL, where
+ * a thousand route files would test and escape the whole path each.
+ */
+export function childHrefs(dir: string, files: readonly string[]): string[] {
+  const dirHref = fileHref(dir);
+  const plainDir = sep === "/" && dir !== "/" && dirHref === `file://${dir}`;
+  const hrefs: string[] = new Array(files.length);
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    hrefs[i] = plainDir && PLAIN_NAME.test(file) && !DOT_NAME.test(file)
+      ? `${dirHref}/${file.replaceAll("[", "%5B").replaceAll("]", "%5D")}`
+      : fileHref(childPath(dir, file));
+  }
+  return hrefs;
 }

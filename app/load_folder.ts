@@ -4,8 +4,8 @@
  * @module
  */
 import {
+  childHrefs,
   childPath,
-  fileHref,
   join,
   relative,
   resolve,
@@ -62,10 +62,11 @@ function mayExist(names: ReadonlySet<string>, path: string): boolean {
 }
 
 /**
- * Lists module files under `dir` (recursively when asked), as paths relative to `dir`.
- * Synchronous on purpose: a route folder holds a directory per path segment, and one async
- * `readDir` per directory costs three times as long as the blocking calls (boot serves
- * nothing meanwhile anyway).
+ * Lists module files under `dir` (recursively when asked), as paths relative to `dir`, in
+ * name order. Synchronous on purpose: a route folder holds a directory per path segment, and
+ * one async `readDir` per directory costs three times as long as the blocking calls (boot
+ * serves nothing meanwhile anyway). The names are sorted by the built-in comparison: a
+ * comparator function runs cold, in the interpreter, for every pair.
  */
 function listFiles(
   dir: string,
@@ -74,23 +75,31 @@ function listFiles(
   prefix = "",
   files: string[] = [],
 ): string[] {
-  let entries: Deno.DirEntry[];
+  const names: string[] = [];
+  let dirs: Set<string> | undefined;
   try {
-    entries = [...Deno.readDirSync(prefix ? join(dir, prefix) : dir)];
+    for (const entry of Deno.readDirSync(prefix ? join(dir, prefix) : dir)) {
+      const name = entry.name;
+      if (entry.isDirectory) {
+        if (!recursive) continue;
+        (dirs ??= new Set()).add(name);
+        names.push(name);
+      } else if (
+        entry.isFile && pattern.test(name) && !name.endsWith(".d.ts")
+      ) {
+        names.push(name);
+      }
+    }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return files;
     throw error;
   }
-  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  for (const entry of entries) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory && recursive) {
-      listFiles(dir, true, pattern, rel, files);
-    } else if (
-      entry.isFile && pattern.test(entry.name) && !entry.name.endsWith(".d.ts")
-    ) {
-      files.push(rel);
-    }
+  names.sort();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const rel = prefix ? `${prefix}/${name}` : name;
+    if (dirs?.has(name)) listFiles(dir, true, pattern, rel, files);
+    else files.push(rel);
   }
   return files;
 }
@@ -128,49 +137,74 @@ async function importDefault(path: string): Promise<unknown> {
 }
 
 /**
- * Imports many modules at once. One generated module re-exporting them all lets the runtime
- * build the module graph once instead of once per file (a thousand `import()` calls take
- * seconds one after the other, minutes all at once). The generated module is
- * served from a `blob:` URL: every module it imports keeps its importer's URL, and a `data:`
- * URL holding a thousand specifiers makes that copying quadratic (6.7 s against 0.65 s for a
- * thousand route files). When any of them fails, they load one by one so the error names
- * the file.
+ * Imports many modules at once: the files of each `[folder, files]` group, in order. One
+ * generated module re-exporting them all lets the runtime build the module graph once
+ * instead of once per file (a thousand `import()` calls take seconds one after the other,
+ * minutes all at once). The generated module is served from a `blob:` URL: every module it
+ * imports keeps its importer's URL, and a `data:` URL holding a thousand specifiers makes
+ * that copying quadratic (6.7 s against 0.65 s for a thousand route files). When any of them
+ * fails, they load one by one so the error names the file.
  */
 async function importModules(
-  paths: readonly string[],
+  groups: readonly (readonly [string, readonly string[]])[],
 ): Promise<Record<string, unknown>[]> {
-  if (paths.length === 0) return [];
   let source = "";
-  for (let i = 0; i < paths.length; i++) {
-    source += `export * as m${i} from ${JSON.stringify(fileHref(paths[i]))};\n`;
+  let count = 0;
+  for (const [dir, files] of groups) {
+    if (files.length === 0) continue;
+    const hrefs = childHrefs(dir, files);
+    for (let i = 0; i < hrefs.length; i++) {
+      source += `export * as m${count++} from ${JSON.stringify(hrefs[i])};\n`;
+    }
   }
+  if (count === 0) return [];
   const url = URL.createObjectURL(
     new Blob([source], { type: "text/javascript" }),
   );
   try {
     const batch = await import(url);
-    return paths.map((_, i) => batch[`m${i}`]);
+    const modules: Record<string, unknown>[] = new Array(count);
+    for (let i = 0; i < count; i++) modules[i] = batch[`m${i}`];
+    return modules;
   } catch {
     // One after the other: a thousand `import()` calls at once take minutes.
     const modules: Record<string, unknown>[] = [];
-    for (const path of paths) modules.push(await importOne(path));
+    for (const [dir, files] of groups) {
+      for (const file of files) {
+        modules.push(await importOne(childPath(dir, file)));
+      }
+    }
     return modules;
   } finally {
     URL.revokeObjectURL(url);
   }
 }
 
-/** Converts the default exports of one folder's modules, keyed by file. */
+/**
+ * Converts the default exports of one folder's modules (from `modules[from]` on), keyed by
+ * file, or by base name when `byName`; `sources` (when given) gets each base name's path.
+ */
 function convertAll<T>(
   modules: readonly Record<string, unknown>[],
+  from: number,
   dir: string,
   files: readonly string[],
   convert: (value: unknown, file: string) => T,
+  byName: boolean,
+  sources?: Record<string, string>,
 ): Record<string, T> {
   const out: Record<string, T> = {};
   for (let i = 0; i < files.length; i++) {
-    const path = childPath(dir, files[i]);
-    out[files[i]] = convert(defaultOf(modules[i], path), path);
+    const file = files[i];
+    const path = childPath(dir, file);
+    const value = convert(defaultOf(modules[from + i], path), path);
+    if (!byName) {
+      out[file] = value;
+      continue;
+    }
+    const name = baseName(file);
+    out[name] = value;
+    if (sources) sources[name] = path;
   }
   return out;
 }
@@ -229,12 +263,6 @@ function asHooks(value: unknown, file: string): HookRegistration[] {
       ...registration,
       id: registration.id ?? (list.length > 1 ? `${name}#${i}` : name),
     })
-  );
-}
-
-function byBaseName<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(
-    Object.entries(record).map(([file, value]) => [baseName(file), value]),
   );
 }
 
@@ -307,6 +335,7 @@ export async function loadFolderLayer(
   const rolesDir = join(root, dirs.roles);
   const hooksDir = join(root, dirs.hooks);
   const webhooksDir = join(root, dirs.webhooks);
+  // In this order: convert() below takes them by position.
   const groups: [string, readonly string[]][] = [
     [apiDir, routeFiles],
     [collectionsDir, collectionFiles],
@@ -317,9 +346,7 @@ export async function loadFolderLayer(
     [webhooksDir, webhookFiles],
   ];
   const [modules, messages, layers] = await Promise.all([
-    importModules(
-      groups.flatMap(([dir, files]) => files.map((f) => childPath(dir, f))),
-    ),
+    importModules(groups),
     Promise.all(messageFiles.map(async (file) => {
       const path = childPath(messagesDir, file);
       let catalog: unknown;
@@ -337,58 +364,43 @@ export async function loadFolderLayer(
   ]);
   // The modules come back in the order of `groups`.
   let taken = 0;
-  const next = (files: readonly string[]) =>
-    modules.slice(taken, taken += files.length);
-  const routes = convertAll(next(routeFiles), apiDir, routeFiles, asHandler);
-  const collections = convertAll(
-    next(collectionFiles),
-    collectionsDir,
-    collectionFiles,
+  const convert = <T>(
+    [dir, files]: readonly [string, readonly string[]],
+    as: (value: unknown, file: string) => T,
+    byName: boolean,
+    sources?: Record<string, string>,
+  ): Record<string, T> => {
+    const from = taken;
+    taken += files.length;
+    return convertAll(modules, from, dir, files, as, byName, sources);
+  };
+  const collectionSources: Record<string, string> = {};
+  const roleSources: Record<string, string> = {};
+  const routes = convert(groups[0], asHandler, false);
+  const collections = convert(
+    groups[1],
     asCollection,
+    true,
+    collectionSources,
   );
-  const middleware = convertAll(
-    next(middlewareFiles),
-    middlewareDir,
-    middlewareFiles,
-    asMiddleware,
-  );
-  const globalMiddleware = convertAll(
-    next(globalFiles),
-    globalDir,
-    globalFiles,
-    asMiddleware,
-  );
-  const roles = convertAll(next(roleFiles), rolesDir, roleFiles, asRole);
-  const hooks = convertAll(next(hookFiles), hooksDir, hookFiles, asHooks);
-  const webhooks = convertAll(
-    next(webhookFiles),
-    webhooksDir,
-    webhookFiles,
-    asWebhook,
-  );
-  const collectionSources = Object.fromEntries(
-    collectionFiles.map((
-      file,
-    ) => [baseName(file), childPath(collectionsDir, file)]),
-  );
+  const middleware = convert(groups[2], asMiddleware, true);
+  const globalMiddleware = convert(groups[3], asMiddleware, true);
+  const roles = convert(groups[4], asRole, true, roleSources);
+  const hooks = convert(groups[5], asHooks, false);
+  const webhooks = convert(groups[6], asWebhook, true);
   return Object.freeze({
     kind: "layer" as const,
     name: name ?? (relative(Deno.cwd(), root) || "."),
     root,
     routes,
-    collections: byBaseName(collections),
-    sources: {
-      collections: collectionSources,
-      roles: Object.fromEntries(
-        roleFiles.map((file) => [baseName(file), childPath(rolesDir, file)]),
-      ),
-    },
-    middleware: byBaseName(middleware),
-    globalMiddleware: byBaseName(globalMiddleware),
-    roles: byBaseName(roles),
+    collections,
+    sources: { collections: collectionSources, roles: roleSources },
+    middleware,
+    globalMiddleware,
+    roles,
     messages: Object.fromEntries(messages),
     hooks: Object.values(hooks).flat(),
-    webhooks: byBaseName(webhooks),
+    webhooks,
     layers,
   });
 }

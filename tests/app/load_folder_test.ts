@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadFolderLayer } from "../../app/load_folder.ts";
-import { fileHref } from "../../app/_path.ts";
+import { childHrefs, fileHref } from "../../app/_path.ts";
 
 const STRATA = new URL("../../mod.ts", import.meta.url).href;
 
@@ -40,6 +40,42 @@ Deno.test("fileHref builds the URL pathToFileURL builds", () => {
   ];
   for (const path of paths) {
     assert.equal(fileHref(path), pathToFileURL(path).href, path);
+  }
+});
+
+Deno.test("childHrefs builds the URLs pathToFileURL builds for a folder's files", () => {
+  const dirs = [
+    "/srv/app/api",
+    "/srv/my app/api",
+    "/srv/[x]/api",
+    "/srv/./app",
+    "/",
+  ];
+  const files = [
+    "posts/[id].get.ts",
+    "files/[...path].get.ts",
+    "a b.ts",
+    "100%.ts",
+    "q?.ts",
+    "#hash.ts",
+    "café/ünï.ts",
+    "!$&'()*+,-.:;=@_.ts",
+    ".hidden/x.ts",
+    "./x.ts",
+    "../x.ts",
+    "a/..",
+    "..x.ts",
+    "x\\y.ts",
+  ];
+  for (const dir of dirs) {
+    const hrefs = childHrefs(dir, files);
+    files.forEach((file, i) =>
+      assert.equal(
+        hrefs[i],
+        pathToFileURL(join(dir, file)).href,
+        join(dir, file),
+      )
+    );
   }
 });
 
