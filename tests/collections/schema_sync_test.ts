@@ -349,6 +349,34 @@ dbTest(
   },
 );
 
+dbTest(
+  "a field named with a quote (a definition not made by defineCollection) gets its column and indexes",
+  async (db) => {
+    // defineCollection refuses such a name; the data layer takes definitions as they come,
+    // and schema sync quotes every name it did not make itself.
+    const named = 'say"hi';
+    const data = await db.open({
+      collections: {
+        Posts: {
+          fields: {
+            [named]: field("text", { index: true }),
+            code: field("text", { unique: true, nullable: true }),
+          },
+        },
+      },
+    });
+    assert.deepEqual(await columns(data, "Posts"), [
+      "UUID",
+      "_updatedAt",
+      named,
+      "code",
+    ]);
+    const names = await indexes(data);
+    assert.ok(names.includes(`Posts__${named}_UUID__idx`), names.join());
+    assert.ok(names.includes("Posts__code__uniq"), names.join());
+  },
+);
+
 Deno.test("schema sync builds the same SQLite schema with or without the raw handle", async () => {
   // The data layer gives the sync its raw handle: the CREATE statements run as one script,
   // the whole sync on it from begin to commit. A caller without one gets them one by one,
