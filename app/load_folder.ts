@@ -36,7 +36,28 @@ import { isWebhook, type WebhookDefinition } from "../webhooks/define.ts";
 /** The file name of an app or layer config. */
 export const CONFIG_FILE = "strata.config.ts";
 
-const MODULE_EXTENSIONS = /\.(ts|tsx|js|mjs|mts|jsx)$/;
+/** The extensions of module files; sets and string calls, where regular expressions ran cold. */
+const MODULE_EXTENSIONS: ReadonlySet<string> = new Set([
+  "ts",
+  "tsx",
+  "js",
+  "mjs",
+  "mts",
+  "jsx",
+]);
+
+/** The name without its extension when that is one of `extensions`, else `undefined`. */
+function withoutExtension(
+  name: string,
+  extensions: ReadonlySet<string>,
+): string | undefined {
+  const dot = name.lastIndexOf(".");
+  return dot !== -1 && extensions.has(name.slice(dot + 1))
+    ? name.slice(0, dot)
+    : undefined;
+}
+
+const JSON_EXTENSION: ReadonlySet<string> = new Set(["json"]);
 
 /**
  * The names in folder `dir`, none when it does not exist. Boot lists the app folder once to
@@ -71,7 +92,7 @@ function mayExist(names: ReadonlySet<string>, path: string): boolean {
 function listFiles(
   dir: string,
   recursive: boolean,
-  pattern: RegExp,
+  extensions: ReadonlySet<string>,
   prefix = "",
   files: string[] = [],
 ): string[] {
@@ -85,7 +106,8 @@ function listFiles(
         (dirs ??= new Set()).add(name);
         names.push(name);
       } else if (
-        entry.isFile && pattern.test(name) && !name.endsWith(".d.ts")
+        entry.isFile && withoutExtension(name, extensions) !== undefined &&
+        !name.endsWith(".d.ts")
       ) {
         names.push(name);
       }
@@ -98,7 +120,7 @@ function listFiles(
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     const rel = prefix ? `${prefix}/${name}` : name;
-    if (dirs?.has(name)) listFiles(dir, true, pattern, rel, files);
+    if (dirs?.has(name)) listFiles(dir, true, extensions, rel, files);
     else files.push(rel);
   }
   return files;
@@ -209,8 +231,10 @@ function convertAll<T>(
   return out;
 }
 
+/** A file without its module extension, then without `.json`. */
 function baseName(file: string): string {
-  return file.replace(MODULE_EXTENSIONS, "").replace(/\.json$/, "");
+  const name = withoutExtension(file, MODULE_EXTENSIONS) ?? file;
+  return withoutExtension(name, JSON_EXTENSION) ?? name;
 }
 
 function asHandler(value: unknown, file: string): HandlerDefinition {
@@ -307,9 +331,13 @@ export async function loadFolderLayer(
   const middlewareDir = join(root, dirs.middleware);
   const messagesDir = join(root, dirs.messages);
   const present = namesIn(root);
-  const list = (dir: string, recursive: boolean, pattern: RegExp) =>
+  const list = (
+    dir: string,
+    recursive: boolean,
+    extensions: ReadonlySet<string>,
+  ) =>
     mayExist(present, dir)
-      ? listFiles(join(root, dir), recursive, pattern)
+      ? listFiles(join(root, dir), recursive, extensions)
       : [];
   const [
     routeFiles,
@@ -326,7 +354,7 @@ export async function loadFolderLayer(
     list(dirs.middleware, false, MODULE_EXTENSIONS),
     list(join(dirs.middleware, "global"), false, MODULE_EXTENSIONS),
     list(dirs.roles, false, MODULE_EXTENSIONS),
-    list(dirs.messages, false, /\.json$/),
+    list(dirs.messages, false, JSON_EXTENSION),
     list(dirs.hooks, false, MODULE_EXTENSIONS),
     list(dirs.webhooks, false, MODULE_EXTENSIONS),
   ];
