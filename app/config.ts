@@ -820,6 +820,66 @@ function openapiPath(value: unknown, source: string): string | false {
   return value.endsWith("/") ? value.slice(0, -1) : value;
 }
 
+/** The `api` section of a config that leaves it out. */
+const API_DEFAULTS: ResolvedConfig["api"] = Object.freeze({
+  basePath: "",
+  maxBodySize: MB,
+  handlerTimeout: 30 * SECOND,
+  waitUntilTimeout: Infinity,
+  validateResponses: false,
+  openapi: "/openapi.json",
+  trustProxy: false,
+  publicUrl: null,
+});
+
+/** {@link API_DEFAULTS} where `createApp` turns `validateResponses` on (`createTestApp`). */
+const VALIDATING_API_DEFAULTS: ResolvedConfig["api"] = Object.freeze({
+  ...API_DEFAULTS,
+  validateResponses: true,
+});
+
+/**
+ * The `api` section a config gives (one left out is {@link API_DEFAULTS}: its checks, and
+ * their compiling at boot, are for a section a config gives).
+ */
+function resolveApi(
+  api: NonNullable<StrataConfig["api"]>,
+  source: string,
+  limit: Limit,
+  validateResponses: boolean,
+): ResolvedConfig["api"] {
+  return Object.freeze({
+    basePath: normalizeBasePath(api.basePath, source),
+    maxBodySize: limit(
+      parseSize,
+      api.maxBodySize,
+      API_DEFAULTS.maxBodySize,
+      "api.maxBodySize",
+    ),
+    handlerTimeout: limit(
+      parseDuration,
+      api.handlerTimeout,
+      API_DEFAULTS.handlerTimeout,
+      "api.handlerTimeout",
+    ),
+    waitUntilTimeout: limit(
+      parseDuration,
+      api.waitUntilTimeout,
+      API_DEFAULTS.waitUntilTimeout,
+      "api.waitUntilTimeout",
+    ),
+    validateResponses: booleanOption(
+      api.validateResponses,
+      validateResponses,
+      "api.validateResponses",
+      source,
+    ),
+    openapi: openapiPath(api.openapi, source),
+    trustProxy: trustProxy(api.trustProxy, source),
+    publicUrl: publicUrl(api.publicUrl, source),
+  });
+}
+
 /** The `webhooks` section of a config that leaves it out. */
 const WEBHOOK_DEFAULTS: ResolvedConfig["webhooks"] = Object.freeze({
   timeout: 10 * SECOND,
@@ -1043,38 +1103,9 @@ export function resolveConfig(
           " or false",
         ),
     }),
-    api: Object.freeze({
-      basePath: normalizeBasePath(config.api?.basePath, source),
-      maxBodySize: limit(
-        parseSize,
-        config.api?.maxBodySize,
-        MB,
-        "api.maxBodySize",
-      ),
-      handlerTimeout: limit(
-        parseDuration,
-        config.api?.handlerTimeout,
-        30 * SECOND,
-        "api.handlerTimeout",
-      ),
-      waitUntilTimeout: limit(
-        parseDuration,
-        config.api?.waitUntilTimeout,
-        Infinity,
-        "api.waitUntilTimeout",
-      ),
-      validateResponses: booleanOption(
-        config.api?.validateResponses,
-        env.validateResponses ?? false,
-        "api.validateResponses",
-        source,
-      ),
-      openapi: openapiPath(config.api?.openapi, source),
-      trustProxy: trustProxy(config.api?.trustProxy, source),
-      publicUrl: publicUrl(config.api?.publicUrl, source),
-    }),
-    // A section left out is its defaults, and its resolver not even compiled: boot runs
-    // each function it calls through V8's compiler once.
+    api: config.api === undefined
+      ? (env.validateResponses ? VALIDATING_API_DEFAULTS : API_DEFAULTS)
+      : resolveApi(config.api, source, limit, env.validateResponses ?? false),
     mail: config.mail === undefined
       ? MAIL_DEFAULTS
       : resolveMailSettings(config.mail, source),

@@ -49,8 +49,10 @@ import { likelyMethodSuffix } from "../router/route_path.ts";
 import { databaseBootError, redactDatabaseUrl } from "./database_url.ts";
 import {
   actingUserOf,
+  AFTER_COMMIT_HOOK,
   afterCommitRunner,
   afterCommitRunners,
+  BEFORE_WRITE_HOOK,
   beforeWriteOf,
 } from "./_record_hooks.ts";
 import {
@@ -309,8 +311,11 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
   );
   warnMethodSuffixTypos(merged.routes);
   checkCollectionDefinitions(merged);
-  checkRoleCapabilities(merged);
-  checkWebhooks(merged, config);
+  // What an app leaves out (roles, webhooks, record hooks) is skipped here, not in the
+  // function that finds nothing: boot compiles every function it calls, once.
+  const webhooks = merged.webhooks.size > 0;
+  if (merged.roles.size > 0) checkRoleCapabilities(merged);
+  if (webhooks) checkWebhooks(merged, config);
   const links = new FileLinks(
     config.api.basePath,
     config.uploads.signedUrlMaxAge,
@@ -330,9 +335,11 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     now,
     messages: messages.renderValidation,
     actingUser: actingUserOf(merged),
-    beforeWrite: beforeWriteOf(merged),
+    beforeWrite: merged.hookRegistrations.has(BEFORE_WRITE_HOOK)
+      ? beforeWriteOf(merged)
+      : undefined,
     events: config.events,
-    keepDeleted: deletesAnnounced(merged),
+    keepDeleted: webhooks ? deletesAnnounced(merged) : [],
     files: links,
     ownTables: OUTBOX_TABLES,
   }).catch((error) => {
@@ -407,8 +414,10 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
   app.fetch = envFlag("STRATA_DEV")
     ? logged(dispatcher.fetch)
     : dispatcher.fetch;
-  const runner = afterCommitRunner(merged, data, config, now);
-  const sender = webhookSender(merged, data, config, now);
+  const runner = merged.hookRegistrations.has(AFTER_COMMIT_HOOK)
+    ? afterCommitRunner(merged, data, config, now)
+    : null;
+  const sender = webhooks ? webhookSender(merged, data, config, now) : null;
   try {
     apiRegistry(app);
     for (const layer of stack) await layer.setup?.(app);

@@ -16,7 +16,11 @@ import {
   languageFallbacks,
   parseAcceptLanguage,
 } from "../i18n/language.ts";
-import { createTranslator, type Translator } from "../i18n/translator.ts";
+import {
+  createTranslator,
+  defaultLanguageOf,
+  type Translator,
+} from "../i18n/translator.ts";
 import { renderDefaultMessage } from "../collections/messages.ts";
 import { currentEvent, type StrataEvent } from "../router/event.ts";
 import { HTTPError } from "../router/errors.ts";
@@ -85,7 +89,8 @@ export function createAppMessages(
   // waits for the first message rendered, which most requests never need.
   mergeCatalogs(layerMessages);
   messageKeyMatcher(disabled);
-  createTranslator({}, defaultLanguage);
+  // The translator's own check, without building one (nor compiling its maker) at boot.
+  defaultLanguageOf(defaultLanguage);
   let merged: Translator | undefined;
   const translatorNow = (): Translator =>
     merged ??= createTranslator(

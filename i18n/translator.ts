@@ -75,6 +75,28 @@ export function preferenceChain(
 }
 
 /**
+ * The canonical tag of a translator's default language.
+ *
+ * @param defaultLanguage The language of last resort.
+ * @returns Its canonical tag.
+ * @throws {TypeError} When it is not a valid tag.
+ *
+ * @example
+ * ```ts
+ * import { defaultLanguageOf } from "./translator.ts";
+ *
+ * console.log(defaultLanguageOf("en-us")); // "en-US"
+ * ```
+ */
+export function defaultLanguageOf(defaultLanguage: string): string {
+  const canonical = canonicalLanguage(defaultLanguage);
+  if (!canonical) {
+    throw new TypeError(`Invalid default language "${defaultLanguage}"`);
+  }
+  return canonical;
+}
+
+/**
  * Creates a translator over a catalog. The catalog is copied, so later
  * changes to it are not seen.
  *
@@ -102,10 +124,7 @@ export function createTranslator(
   catalog: Readonly<Catalog>,
   defaultLanguage: string,
 ): Translator {
-  const fallback = canonicalLanguage(defaultLanguage);
-  if (!fallback) {
-    throw new TypeError(`Invalid default language "${defaultLanguage}"`);
-  }
+  const fallback = defaultLanguageOf(defaultLanguage);
   const messages = new Map<string, Map<string, string>>();
   for (const [tag, flat] of Object.entries(catalog)) {
     const language = canonicalLanguage(tag);

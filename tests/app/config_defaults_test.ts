@@ -101,3 +101,30 @@ Deno.test("a section given in part takes the defaults of what it leaves out", ()
     /uploads\.storage\.driver must be "fs" or "s3"/,
   );
 });
+
+Deno.test("a section left out resolves as the same section given empty", () => {
+  const empty = {
+    api: {},
+    events: {},
+    webhooks: {},
+    uploads: {},
+    mail: {},
+  };
+  for (const validateResponses of [undefined, false, true]) {
+    const defaults = resolveConfig({}, SOURCE, { validateResponses });
+    const given = resolveConfig(empty, SOURCE, { validateResponses });
+    assert.deepEqual(defaults, given);
+    assert.equal(defaults.api.validateResponses, validateResponses === true);
+    assert.ok(Object.isFrozen(defaults.api));
+  }
+  assert.deepEqual(resolveConfig({}, SOURCE).api, {
+    basePath: "",
+    maxBodySize: 1024 * 1024,
+    handlerTimeout: 30_000,
+    waitUntilTimeout: Infinity,
+    validateResponses: false,
+    openapi: "/openapi.json",
+    trustProxy: false,
+    publicUrl: null,
+  });
+});

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { mergeCatalogs } from "../../i18n/catalog.ts";
-import { createTranslator, preferenceChain } from "../../i18n/translator.ts";
+import {
+  createTranslator,
+  defaultLanguageOf,
+  preferenceChain,
+} from "../../i18n/translator.ts";
 
 const catalog = mergeCatalogs([{
   en: {
@@ -134,6 +138,14 @@ Deno.test("createTranslator uses a canonical default language", () => {
     language: "de-DE",
   });
   assert.throws(() => createTranslator({}, "en_US"), {
+    name: "TypeError",
+    message: 'Invalid default language "en_US"',
+  });
+});
+
+Deno.test("defaultLanguageOf is createTranslator's check of the default language", () => {
+  assert.equal(defaultLanguageOf("DE-de"), "de-DE");
+  assert.throws(() => defaultLanguageOf("en_US"), {
     name: "TypeError",
     message: 'Invalid default language "en_US"',
   });
