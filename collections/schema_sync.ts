@@ -112,11 +112,6 @@ interface Statements {
   all<R>(sql: string, parameters?: readonly unknown[]): Promise<R[]>;
   /** Runs a statement. */
   run(sql: string, parameters?: readonly unknown[]): Promise<void>;
-  /**
-   * Runs one statement once per row of parameters, prepared once: on the SQLite handle only,
-   * where a run is a call rather than a round trip.
-   */
-  each?(sql: string, rows: readonly (readonly unknown[])[]): void;
 }
 
 function kyselyStatements(db: Kysely<any>): Statements {
@@ -137,10 +132,6 @@ function handleStatements(handle: SqliteHandle): Statements {
     run: (text, parameters = []) => {
       handle.prepare(text).run(...parameters);
       return Promise.resolve();
-    },
-    each: (text, rows) => {
-      const statement = handle.prepare(text);
-      for (let i = 0; i < rows.length; i++) statement.run(...rows[i]);
     },
   };
 }
@@ -703,7 +694,7 @@ async function syncOnHandle(
     // frame after it. Made first, the metadata tables' pages were spilled before the
     // snapshots were written: bench/startup's 100 collections committed in 3.1 ms instead of
     // 2.1.
-    const fresh = await catalogVersion(statements, "sqlite", []) === "0";
+    const fresh = schemaVersion(handle) === 0;
     if (!fresh) await runScript(metaTables("sqlite"));
     if (fresh || !await unchangedSince(statements, "sqlite", sync)) {
       const plan = await planSync(db, statements, "sqlite", sync, fresh);
@@ -726,7 +717,7 @@ async function syncOnHandle(
           runScript,
         );
       }
-      await remember(statements, "sqlite", sync);
+      rememberOnHandle(handle, sync);
     }
     handle.exec("commit");
     done = true;
@@ -938,15 +929,19 @@ async function writeState(
   tables: readonly string[],
 ): Promise<void> {
   const catalog = await databaseState(db, dialect, tables);
-  const [a, b] = dialect === "postgres" ? ["$1", "$2"] : ["?", "?"];
   await db.run(
-    `insert into ${
-      id(SCHEMA_STATE_TABLE)
-    } ("id", "fingerprint", "catalog") values (1, ${a}, ${b})
-    on conflict ("id") do update
-    set "fingerprint" = excluded."fingerprint", "catalog" = excluded."catalog"`,
+    dialect === "postgres" ? stateUpsert("$1", "$2") : stateUpsert("?", "?"),
     [fingerprint, catalog],
   );
+}
+
+/** The statement writing the state row, its two parameters as the dialect writes them. */
+function stateUpsert(fingerprint: string, catalog: string): string {
+  return `insert into ${
+    id(SCHEMA_STATE_TABLE)
+  } ("id", "fingerprint", "catalog") values (1, ${fingerprint}, ${catalog})
+    on conflict ("id") do update
+    set "fingerprint" = excluded."fingerprint", "catalog" = excluded."catalog"`;
 }
 
 /**
@@ -1047,11 +1042,20 @@ async function createIndexesOneByOne(
   }
 }
 
+/** The start of the statement writing snapshots, before its rows. */
+const SNAPSHOTS_INSERT = `insert into ${
+  id(SCHEMA_TABLE)
+} ("collection", "snapshot", "syncedAt") values `;
+
+/** The end of the statement writing snapshots, after its rows. */
+const SNAPSHOTS_UPSERT = ` on conflict ("collection") do update
+    set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`;
+
 /**
- * Remembers every collection's definition: on the SQLite handle one prepared statement run
- * per collection (binding a statement of hundreds of parameters cost more), otherwise a few
- * hundred per statement. The statement is written out here rather than built: at boot,
- * compiling a few hundred parameters through the query builder cost more than the insert.
+ * Remembers every collection's definition through Kysely, a few hundred per statement (on
+ * the SQLite handle see {@link rememberOnHandle}). The statement is written out here rather
+ * than built: at boot, compiling a few hundred parameters through the query builder cost
+ * more than the insert.
  */
 async function writeSnapshots(
   db: Statements,
@@ -1059,19 +1063,8 @@ async function writeSnapshots(
   snapshots: ReadonlyMap<string, string>,
 ): Promise<void> {
   const now = Date.now();
-  const insert = `insert into ${
-    id(SCHEMA_TABLE)
-  } ("collection", "snapshot", "syncedAt") values `;
-  const upsert = ` on conflict ("collection") do update
-    set "snapshot" = excluded."snapshot", "syncedAt" = excluded."syncedAt"`;
   const all: (readonly unknown[])[] = [];
   for (const [name, snapshot] of snapshots) all.push([name, snapshot, now]);
-  // No collection (an app of the framework's own tables only): nothing to prepare.
-  if (all.length === 0) return;
-  if (db.each) {
-    db.each(`${insert}(?, ?, ?)${upsert}`, all);
-    return;
-  }
   for (let at = 0; at < all.length; at += 300) {
     const parameters: unknown[] = [];
     const rows: string[] = [];
@@ -1082,8 +1075,43 @@ async function writeSnapshots(
         dialect === "postgres" ? `($${n - 2}, $${n - 1}, $${n})` : "(?, ?, ?)",
       );
     }
-    await db.run(`${insert}${rows.join(", ")}${upsert}`, parameters);
+    await db.run(
+      `${SNAPSHOTS_INSERT}${rows.join(", ")}${SNAPSHOTS_UPSERT}`,
+      parameters,
+    );
   }
+}
+
+/**
+ * {@link remember} on the SQLite handle, without a promise: the snapshots through one
+ * prepared statement run once per collection (binding a statement of hundreds of parameters
+ * cost more; no collection, nothing to prepare), then the state row with the catalog as
+ * {@link databaseState} reads it. At boot a chain of asynchronous functions over the
+ * statement wrappers cost more to compile and to run than these statements.
+ */
+function rememberOnHandle(handle: SqliteHandle, sync: SyncInput): void {
+  const now = Date.now();
+  if (sync.snapshots.size > 0) {
+    const insert = handle.prepare(
+      `${SNAPSHOTS_INSERT}(?, ?, ?)${SNAPSHOTS_UPSERT}`,
+    );
+    sync.snapshots.forEach((snapshot, name) => insert.run(name, snapshot, now));
+  }
+  const last = handle.prepare(
+    `select max("syncedAt") as "at" from ${id(SCHEMA_TABLE)}`,
+  ).all()[0] as { at: number | null };
+  handle.prepare(stateUpsert("?", "?")).run(
+    sync.fingerprint,
+    `${schemaVersion(handle)} ${last.at ?? ""}`,
+  );
+}
+
+/** SQLite's schema cookie (see {@link catalogVersion}), read on the handle. */
+function schemaVersion(handle: SqliteHandle): number {
+  const row = handle.prepare("pragma schema_version").all()[0] as {
+    schema_version: number;
+  };
+  return row.schema_version;
 }
 
 /**
