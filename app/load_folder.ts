@@ -99,7 +99,9 @@ function listFiles(
   const names: string[] = [];
   let dirs: Set<string> | undefined;
   try {
-    for (const entry of Deno.readDirSync(prefix ? join(dir, prefix) : dir)) {
+    for (
+      const entry of Deno.readDirSync(prefix ? childPath(dir, prefix) : dir)
+    ) {
       const name = entry.name;
       if (entry.isDirectory) {
         if (!recursive) continue;
