@@ -596,24 +596,18 @@ interface SyncPlan {
   readonly existing: readonly ResolvedCollection[];
 }
 
-/**
- * Plans the changes; throws listing every destructive one unless `force` is set. On a
- * `fresh` database (no table at all) there is nothing to read back first.
- */
+/** Plans the changes; throws listing every destructive one unless `force` is set. */
 async function planSync(
   db: Kysely<any>,
   statements: Statements,
   dialect: SqlDialect,
   sync: SyncInput,
-  fresh = false,
 ): Promise<SyncPlan> {
   const previous = new Map<string, CollectionSnapshot>();
-  for (const row of fresh ? [] : await storedSnapshots(statements)) {
+  for (const row of await storedSnapshots(statements)) {
     previous.set(row.collection, JSON.parse(row.snapshot));
   }
-  const tables = fresh
-    ? new Map<string, Set<string>>()
-    : await existingColumns(statements, dialect);
+  const tables = await existingColumns(statements, dialect);
   const issues: string[] = [];
   const steps: Step[] = [...sync.ownTables];
   const dropIndexSteps: Step[] = [];
@@ -621,9 +615,9 @@ async function planSync(
   const existing: ResolvedCollection[] = [];
   for (const collection of sync.collections.values()) {
     const before = previous.get(collection.name);
-    // A collection never synced and without a table (the whole of a fresh database): its
-    // tables and indexes are made, and nothing else of the plan applies. Its indexes are not
-    // remembered as made: only those of the existing collections are created afterwards.
+    // A collection never synced and without a table: its tables and indexes are made, and
+    // nothing else of the plan applies. Its indexes are not remembered as made: only those
+    // of the existing collections are created afterwards.
     if (!before && !hasTables(collection, tables)) {
       newTables(collection, dialect, tables, steps, undefined);
       continue;
@@ -664,6 +658,27 @@ async function remember(
 }
 
 /**
+ * The script making a fresh SQLite database (no table at all, so nothing to read back or
+ * alter): the framework's own tables, every collection's tables each followed by its
+ * indexes, and the metadata tables last. A fresh schema of some 600 pages overflows SQLite's
+ * page cache, which spills the pages written first to the WAL; a row written later to a
+ * spilled page rewrites its frame, and the commit then recomputes the checksum of every
+ * frame after it. Made first, the metadata tables' pages were spilled before the snapshots
+ * were written: bench/startup's 100 collections committed in 3.1 ms instead of 2.1.
+ * Synchronous, without planSync: at boot its asynchronous steps cost more than this loop.
+ */
+function freshScript(sync: SyncInput): string {
+  const steps: Step[] = [...sync.ownTables];
+  const none = new Map<string, Set<string>>();
+  for (const collection of sync.collections.values()) {
+    newTables(collection, "sqlite", none, steps, undefined);
+  }
+  const meta = metaTables("sqlite");
+  steps.push(meta[0], meta[1]);
+  return steps.join(";\n");
+}
+
+/**
  * A SQLite sync on the connection's own handle, from `begin immediate` to `commit`, without
  * Kysely: at boot, in a fresh process, going through Kysely's transaction and executor cost
  * more than the statements of a skipped sync. Only for a sync that creates and alters:
@@ -684,40 +699,14 @@ async function syncOnHandle(
   }
   let done = false;
   try {
-    const statements = handleStatements(handle);
-    const runScript = scriptRunner(db, "sqlite", handle);
     // A database never given a table (SQLite's schema cookie stays 0 until the first schema
-    // change): no state, snapshot or table to read back, and the metadata tables go in the
-    // one script with the rest, last. A fresh schema of some 600 pages overflows SQLite's
-    // page cache, which spills the pages written first to the WAL; a row written later to a
-    // spilled page rewrites its frame, and the commit then recomputes the checksum of every
-    // frame after it. Made first, the metadata tables' pages were spilled before the
-    // snapshots were written: bench/startup's 100 collections committed in 3.1 ms instead of
-    // 2.1.
-    const fresh = schemaVersion(handle) === 0;
-    if (!fresh) await runScript(metaTables("sqlite"));
-    if (fresh || !await unchangedSince(statements, "sqlite", sync)) {
-      const plan = await planSync(db, statements, "sqlite", sync, fresh);
-      if (
-        plan.steps.some((step) => typeof step !== "string") ||
-        [...plan.previous.values()].some((before) => before.search)
-      ) {
-        return false;
-      }
-      const steps = plan.steps as string[];
-      await runScript(fresh ? [...steps, ...metaTables("sqlite")] : steps);
-      // Not even called when every collection is new: a first call costs V8 its compile.
-      if (plan.existing.length > 0) {
-        await createIndexes(
-          db,
-          "sqlite",
-          plan.existing,
-          new Set(),
-          plan.madeIndexes,
-          runScript,
-        );
-      }
+    // change): one script makes it.
+    if (schemaVersion(handle) === 0) {
+      const script = freshScript(sync);
+      handle.exec(script);
       rememberOnHandle(handle, sync);
+    } else if (!await syncExistingOnHandle(db, handle, sync)) {
+      return false;
     }
     handle.exec("commit");
     done = true;
@@ -725,6 +714,43 @@ async function syncOnHandle(
   } finally {
     if (!done && handle.isTransaction) handle.exec("rollback");
   }
+}
+
+/**
+ * {@link syncOnHandle} over a database that holds tables: nothing when it is as the last sync
+ * left it, otherwise the plan's statements. `false` (nothing done) when the plan moves data
+ * or the search objects changed.
+ */
+async function syncExistingOnHandle(
+  db: Kysely<any>,
+  handle: SqliteHandle,
+  sync: SyncInput,
+): Promise<boolean> {
+  const statements = handleStatements(handle);
+  const runScript = scriptRunner(db, "sqlite", handle);
+  await runScript(metaTables("sqlite"));
+  if (await unchangedSince(statements, "sqlite", sync)) return true;
+  const plan = await planSync(db, statements, "sqlite", sync);
+  if (
+    plan.steps.some((step) => typeof step !== "string") ||
+    [...plan.previous.values()].some((before) => before.search)
+  ) {
+    return false;
+  }
+  await runScript(plan.steps as string[]);
+  // Not even called when every collection is new: a first call costs V8 its compile.
+  if (plan.existing.length > 0) {
+    await createIndexes(
+      db,
+      "sqlite",
+      plan.existing,
+      new Set(),
+      plan.madeIndexes,
+      runScript,
+    );
+  }
+  rememberOnHandle(handle, sync);
+  return true;
 }
 
 /** The metadata tables, created when missing. */
