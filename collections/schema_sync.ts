@@ -580,7 +580,10 @@ interface SyncInput {
   /** Each collection's snapshot as stored. */
   readonly snapshots: ReadonlyMap<string, string>;
   readonly fingerprint: string;
-  /** The tables the sync makes: the metadata tables, the framework's own and every collection's. */
+  /**
+   * PostgreSQL: the tables the sync makes, the metadata tables, the framework's own and every
+   * collection's (see {@link catalogVersion}); none on SQLite.
+   */
   readonly managed: readonly string[];
 }
 
@@ -769,9 +772,9 @@ function metaTables(dialect: SqlDialect): string[] {
 
 /**
  * What a sync knows before it starts, from one pass over the collections in name order:
- * each one's snapshot as stored, the fingerprint (see below) and the tables the sync makes
- * (the metadata tables, the framework's own, named by their `create table if not exists`
- * statements, and every collection's).
+ * each one's snapshot as stored, the fingerprint (see below) and, on PostgreSQL, the tables
+ * the sync makes (the metadata tables, the framework's own, named by their `create table if
+ * not exists` statements, and every collection's).
  *
  * The fingerprint is what the sync works from beyond the snapshots, as one text: the
  * dialect, the framework's own tables and, per collection, its name and whether each field
@@ -790,10 +793,16 @@ function syncInput(
   ownTables: readonly string[],
 ): SyncInput {
   const snapshots = new Map<string, string>();
-  const managed = [SCHEMA_TABLE, SCHEMA_STATE_TABLE];
-  for (const statement of ownTables) {
-    const made = /^create table if not exists "([^"]+)"/.exec(statement);
-    if (made) managed.push(made[1]);
+  // Only PostgreSQL's catalog digest looks the tables up: SQLite's schema cookie counts
+  // every change to any table.
+  const pg = dialect === "postgres";
+  const managed: string[] = [];
+  if (pg) {
+    managed.push(SCHEMA_TABLE, SCHEMA_STATE_TABLE);
+    for (const statement of ownTables) {
+      const made = /^create table if not exists "([^"]+)"/.exec(statement);
+      if (made) managed.push(made[1]);
+    }
   }
   let fingerprint = `${SYNC_VERSION}\n${dialect}\n${
     JSON.stringify(ownTables)
@@ -828,6 +837,7 @@ function syncInput(
     };
     snapshots.set(name, JSON.stringify(snapshot));
     fingerprint += `${name}\t${flags}\n`;
+    if (!pg) continue;
     managed.push(collection.table);
     if (collection.translationTable) managed.push(collection.translationTable);
     const junctions = collection.junctionFields;
