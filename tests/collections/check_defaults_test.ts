@@ -85,3 +85,45 @@ Deno.test("defaults that pass, or cannot be judged at boot, do not fail it", () 
     undefined,
   );
 });
+
+Deno.test("a list default is checked on a copy: refused, accepted, never changed", () => {
+  assert.equal(
+    check({
+      tags: field("multiSelect", { choices: ["a"], default: ["a", "z"] }),
+    }),
+    'Posts.tags: the default ["a","z"] is refused by the field itself (This value is not one of the allowed choices); change the default or the field\'s options',
+  );
+  const given = ["b", "a"];
+  const growing = defineFieldType({
+    name: "growing",
+    kind: "multiSelect",
+    sanitizers: [(v) => {
+      (v as string[]).push("a");
+      return v;
+    }],
+  });
+  const resolved = resolveCollections(
+    {
+      Posts: defineCollection({
+        fields: {
+          list: field("growing", { choices: ["a", "b"], default: given }),
+        },
+      }),
+    },
+    { ...builtinFieldTypes, growing },
+    "sqlite",
+  );
+  checkFieldDefaults(resolved.values());
+  assert.deepEqual(given, ["b", "a"]);
+});
+
+Deno.test("a list default of other than primitives is copied as the field copies it", () => {
+  // structuredClone refuses a symbol: the boot fails as it did, with its error.
+  const message = check({
+    tags: field("multiSelect", {
+      choices: ["a"],
+      default: [Symbol("a")] as never,
+    }),
+  });
+  assert.match(message ?? "", /could not be cloned/);
+});
