@@ -133,6 +133,9 @@ function defaultOf(module: Record<string, unknown>, path: string): unknown {
   return module.default;
 }
 
+/** Stands for the default export of a module that has none, until its turn to be reported. */
+const NO_DEFAULT = Symbol("no default export");
+
 async function importOne(path: string): Promise<Record<string, unknown>> {
   try {
     return await import(toFileUrl(path).href);
@@ -161,55 +164,58 @@ async function importDefault(path: string): Promise<unknown> {
 }
 
 /**
- * Imports many modules at once: the files of each `[folder, files]` group, in order. One
- * generated module re-exporting them all lets the runtime build the module graph once
- * instead of once per file (a thousand `import()` calls take seconds one after the other,
- * minutes all at once). The generated module is served from a `blob:` URL: every module it
- * imports keeps its importer's URL, and a `data:` URL holding a thousand specifiers makes
- * that copying quadratic (6.7 s against 0.65 s for a thousand route files). When any of them
- * fails, they load one by one so the error names the file.
+ * The default exports of many modules, imported at once: the files of each
+ * `[folder, files]` group, in order ({@link NO_DEFAULT} for a module without one). One
+ * generated module importing them all lets the runtime build the module graph once instead of
+ * once per file (a thousand `import()` calls take seconds one after the other, minutes all at
+ * once); it imports default exports alone, so no module namespace object is made for any of
+ * them. The generated module is served from a `blob:` URL: every module it imports keeps its
+ * importer's URL, and a `data:` URL holding a thousand specifiers makes that copying
+ * quadratic (6.7 s against 0.65 s for a thousand route files). When any of them fails (one
+ * without a default export among them), they load one by one so the error names the file.
  */
-async function importModules(
+async function importDefaults(
   groups: readonly (readonly [string, readonly string[]])[],
-): Promise<Record<string, unknown>[]> {
+): Promise<unknown[]> {
   let source = "";
+  let list = "";
   let count = 0;
   for (const [dir, files] of groups) {
     if (files.length === 0) continue;
     const hrefs = childHrefs(dir, files);
     for (let i = 0; i < hrefs.length; i++) {
-      source += `export * as m${count++} from ${JSON.stringify(hrefs[i])};\n`;
+      source += `import d${count} from ${JSON.stringify(hrefs[i])};\n`;
+      list += `d${count++},`;
     }
   }
   if (count === 0) return [];
+  source += `export default [${list}];\n`;
   const url = URL.createObjectURL(
     new Blob([source], { type: "text/javascript" }),
   );
   try {
-    const batch = await import(url);
-    const modules: Record<string, unknown>[] = new Array(count);
-    for (let i = 0; i < count; i++) modules[i] = batch[`m${i}`];
-    return modules;
+    return (await import(url)).default;
   } catch {
     // One after the other: a thousand `import()` calls at once take minutes.
-    const modules: Record<string, unknown>[] = [];
+    const values: unknown[] = [];
     for (const [dir, files] of groups) {
       for (const file of files) {
-        modules.push(await importOne(childPath(dir, file)));
+        const module = await importOne(childPath(dir, file));
+        values.push("default" in module ? module.default : NO_DEFAULT);
       }
     }
-    return modules;
+    return values;
   } finally {
     URL.revokeObjectURL(url);
   }
 }
 
 /**
- * Converts the default exports of one folder's modules (from `modules[from]` on), keyed by
+ * Converts the default exports of one folder's modules (from `values[from]` on), keyed by
  * file, or by base name when `byName`; `sources` (when given) gets each base name's path.
  */
 function convertAll<T>(
-  modules: readonly Record<string, unknown>[],
+  values: readonly unknown[],
   from: number,
   dir: string,
   files: readonly string[],
@@ -221,7 +227,11 @@ function convertAll<T>(
   for (let i = 0; i < files.length; i++) {
     const file = files[i];
     const path = childPath(dir, file);
-    const value = convert(defaultOf(modules[from + i], path), path);
+    const exported = values[from + i];
+    if (exported === NO_DEFAULT) {
+      throw new Error(`${path} has no default export`);
+    }
+    const value = convert(exported, path);
     if (!byName) {
       out[file] = value;
       continue;
@@ -375,8 +385,8 @@ export async function loadFolderLayer(
     [hooksDir, hookFiles],
     [webhooksDir, webhookFiles],
   ];
-  const [modules, messages, layers] = await Promise.all([
-    importModules(groups),
+  const [values, messages, layers] = await Promise.all([
+    importDefaults(groups),
     Promise.all(messageFiles.map(async (file) => {
       const path = childPath(messagesDir, file);
       let catalog: unknown;
@@ -392,7 +402,7 @@ export async function loadFolderLayer(
     })),
     loadLayerList(root, config.layers ?? []),
   ]);
-  // The modules come back in the order of `groups`.
+  // The default exports come back in the order of `groups`.
   let taken = 0;
   const convert = <T>(
     [dir, files]: readonly [string, readonly string[]],
@@ -402,7 +412,7 @@ export async function loadFolderLayer(
   ): Record<string, T> => {
     const from = taken;
     taken += files.length;
-    return convertAll(modules, from, dir, files, as, byName, sources);
+    return convertAll(values, from, dir, files, as, byName, sources);
   };
   const collectionSources: Record<string, string> = {};
   const roleSources: Record<string, string> = {};

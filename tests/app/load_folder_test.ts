@@ -145,3 +145,51 @@ Deno.test("a module that fails to load among many is named", async () => {
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a module without a default export among many is named", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 20; i++) {
+    files[`api/r${i}.get.ts`] = `export default () => ${i};\n`;
+  }
+  files["api/r13.get.ts"] = `export const handler = () => 13;\n`;
+  const root = await writeApp(files);
+  try {
+    await assert.rejects(
+      () => loadFolderLayer(root),
+      (error: Error) => {
+        assert.equal(
+          error.message,
+          `${join(root, "api/r13.get.ts")} has no default export`,
+        );
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("the first file in load order with a wrong export is the one named", async () => {
+  // A collection file exporting something else comes before a role file exporting nothing
+  // by default: the collections are converted first.
+  const root = await writeApp({
+    "collections/Posts.ts": `export default { title: "no fields" };\n`,
+    "roles/editor.ts": `export const role = {};\n`,
+  });
+  try {
+    await assert.rejects(
+      () => loadFolderLayer(root),
+      (error: Error) => {
+        assert.equal(
+          error.message,
+          `${
+            join(root, "collections/Posts.ts")
+          } must default-export defineCollection({ fields: … })`,
+        );
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
