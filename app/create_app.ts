@@ -272,11 +272,6 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
       : "DATABASE_URL",
     validateResponses: options.validateResponses,
   });
-  const databaseSource = options.database !== undefined
-    ? "createApp({ database })"
-    : envUrl !== undefined
-    ? "DATABASE_URL"
-    : `${configSource}: database.url`;
   const appLayer = await loadFolderLayer(root, fileConfig, "app");
   for (const layer of options.layers ?? []) {
     if (!isLayer(layer)) {
@@ -343,8 +338,9 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     files: links,
     ownTables: OUTBOX_TABLES,
   }).catch((error) => {
+    const source = databaseSource(options, envUrl, configSource);
     throw withCollectionSource(
-      databaseBootError(error, config.database.url, databaseSource),
+      databaseBootError(error, config.database.url, source),
       merged,
     );
   });
@@ -359,24 +355,10 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     await data.close();
     throw error;
   }
-  let files: FileService | null = null;
   // Without a file field there is no file service: boot does not even compile its opening.
-  if (hasFileFields(data.collections.values())) {
-    try {
-      files = await openFileService({
-        data,
-        config: config.uploads,
-        root,
-        links,
-        now,
-        render: messages.renderValidation,
-      });
-    } catch (error) {
-      await mail.close();
-      await data.close();
-      throw error;
-    }
-  }
+  const files = hasFileFields(data.collections.values())
+    ? await openFiles(data, mail, config, root, links, now, messages)
+    : null;
   const app: App = {
     fetch: undefined as never,
     close: undefined as never,
@@ -424,30 +406,88 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     await runner?.start();
     await sender?.start();
   } catch (error) {
-    await sender?.close();
-    await runner?.close();
-    await mail.close();
-    await files?.close();
-    await data.close();
+    await closeServices(sender, runner, mail, files, data);
     throw error;
   }
   if (runner) afterCommitRunners.set(app, runner);
   if (sender) webhookSenders.set(app, sender);
   if (envFlag("STRATA_DEV")) {
-    // The dev boot log names the database, so a wrong DATABASE_URL or path shows at once.
-    console.log(
-      `Strata: ${routes.length} routes, ${data.dialect} database ${
-        redactDatabaseUrl(config.database.url)
-      }`,
-    );
+    logBootSummary(routes.length, data.dialect, config);
   }
   app.close = async () => {
     await dispatcher.close();
-    await sender?.close();
-    await runner?.close();
-    await mail.close();
-    await files?.close();
-    await data.close();
+    await closeServices(sender, runner, mail, files, data);
   };
   return Object.freeze(app);
+}
+
+// The functions below hold what a boot runs only with an option, a file field or a failure:
+// apart from bootApp they are compiled only when called, where inline every boot compiled
+// them with it.
+
+/** Where the database URL came from, for a boot error that names it. */
+function databaseSource(
+  options: CreateAppOptions,
+  envUrl: string | undefined,
+  configSource: string,
+): string {
+  return options.database !== undefined
+    ? "createApp({ database })"
+    : envUrl !== undefined
+    ? "DATABASE_URL"
+    : `${configSource}: database.url`;
+}
+
+/** Opens the file service; when it fails, closes what boot opened before it. */
+async function openFiles(
+  data: DataLayer,
+  mail: OpenMail,
+  config: ResolvedConfig,
+  root: string,
+  links: FileLinks,
+  now: () => number,
+  messages: AppMessages,
+): Promise<FileService | null> {
+  try {
+    return await openFileService({
+      data,
+      config: config.uploads,
+      root,
+      links,
+      now,
+      render: messages.renderValidation,
+    });
+  } catch (error) {
+    await mail.close();
+    await data.close();
+    throw error;
+  }
+}
+
+/** Closes the app's services, the last opened first. */
+async function closeServices(
+  sender: { close(): Promise<void> } | null,
+  runner: { close(): Promise<void> } | null,
+  mail: OpenMail,
+  files: FileService | null,
+  data: DataLayer,
+): Promise<void> {
+  await sender?.close();
+  await runner?.close();
+  await mail.close();
+  await files?.close();
+  await data.close();
+}
+
+/** The dev boot log: it names the database, so a wrong DATABASE_URL or path shows at once. */
+function logBootSummary(
+  routes: number,
+  dialect: string,
+  config: ResolvedConfig,
+): void {
+  console.log(
+    `Strata: ${routes} routes, ${dialect} database ${
+      redactDatabaseUrl(config.database.url)
+    }`,
+  );
 }

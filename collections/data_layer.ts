@@ -11,7 +11,11 @@ import { checkFieldDefaults } from "./check_defaults.ts";
 import { CompiledQuery, type Transaction } from "kysely";
 import type { CollectionDefinition } from "./define.ts";
 import { builtinFieldTypes, type FieldType } from "./field_types.ts";
-import { openDatabase, type SqlDialect } from "./db/open_database.ts";
+import {
+  openDatabase,
+  type OpenedDatabase,
+  type SqlDialect,
+} from "./db/open_database.ts";
 import { bootError, isDeadlockError } from "./db/busy.ts";
 import type { DirectReader } from "./db/sqlite_dialect.ts";
 import { resolveCollections, type ResolvedCollection } from "./resolve.ts";
@@ -211,6 +215,30 @@ function newestChange(reader: DirectReader): number | null | undefined {
 }
 
 /**
+ * An INSERT (and its change) on its own on PostgreSQL, through the pool's autocommit: kept
+ * apart from openDataLayer, whose every boot parsed it on SQLite too.
+ */
+async function insertAloneOnPostgres(
+  autocommit: NonNullable<OpenedDatabase["autocommit"]>,
+  feed: ChangeFeed,
+  insert: LoneInsert,
+  change: ChangeEntry | null,
+): Promise<void> {
+  try {
+    await autocommit(insert.sql, insert.parameters);
+  } catch (error) {
+    // Chosen as a deadlock's victim (against a larger transaction), it runs once more,
+    // as a transaction of the general path does.
+    if (!isDeadlockError(error)) throw error;
+    await autocommit(insert.sql, insert.parameters);
+  }
+  if (change) {
+    feed.wake();
+    feed.announce();
+  }
+}
+
+/**
  * Opens the data layer: the database, the collections (resolved against the field types)
  * and the schema sync.
  *
@@ -370,7 +398,7 @@ export async function openDataLayer(
     // Chosen once: an async function around the dialect's own would be one more promise.
     insertAlone: (insert, change) =>
       dialect === "postgres"
-        ? insertAloneOnPostgres(insert, change)
+        ? insertAloneOnPostgres(opened.autocommit!, feed, insert, change)
         : insertAloneOnSqlite(insert, change),
     recordChange(collection, uuid, op, changed, locale): void {
       if (!collection.events) return;
@@ -421,24 +449,6 @@ export async function openDataLayer(
       );
       if (change) storage.get()!.changes.push(change);
     });
-  };
-  const insertAloneOnPostgres = async (
-    insert: LoneInsert,
-    change: ChangeEntry | null,
-  ): Promise<void> => {
-    const autocommit = opened.autocommit!;
-    try {
-      await autocommit(insert.sql, insert.parameters);
-    } catch (error) {
-      // Chosen as a deadlock's victim (against a larger transaction), it runs once more,
-      // as a transaction of the general path does.
-      if (!isDeadlockError(error)) throw error;
-      await autocommit(insert.sql, insert.parameters);
-    }
-    if (change) {
-      feed.wake();
-      feed.announce();
-    }
   };
   // Without a collection that has events the change log was not made: nothing to prune, and
   // no timer to start (the first timer of a process costs boot ~0.4 ms, loading Deno's
