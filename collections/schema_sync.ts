@@ -527,6 +527,7 @@ export async function syncSchema(
   const sync = syncInput(dialect, collections, options, ownTables);
   const handle = dialect === "sqlite" ? options.sqlite : undefined;
   if (handle && unchangedOnHandle(handle, sync)) return;
+  if (dialect === "postgres" && await unchangedOnPostgres(db, sync)) return;
   if (
     handle && ![...collections.values()].some((c) => c.searchFields.length) &&
     await syncOnHandle(db, handle, sync)
@@ -850,26 +851,10 @@ function syncInput(
 }
 
 /**
- * The database's own record of its schema. SQLite increments `schema_version` on every
- * schema change, by any connection or program. PostgreSQL has no such counter: a digest of
- * the tables the sync makes stands in for it, from the catalogs: each table's kind, its
- * columns (type, collation, NOT NULL), indexes (columns, uniqueness, per-column options such
- * as NULLS FIRST) and triggers; a table gone is missing from it. The tables are looked up by
- * name (an index), not by scanning the schema's catalog rows.
+ * PostgreSQL's stand-in for a schema version (see {@link catalogVersion}): a digest of the
+ * tables named by `$1` (a text array), from the catalogs.
  */
-async function catalogVersion(
-  db: Statements,
-  dialect: SqlDialect,
-  tables: readonly string[],
-): Promise<string> {
-  if (dialect === "sqlite") {
-    const rows = await db.all<{ schema_version: number }>(
-      "pragma schema_version",
-    );
-    return String(rows[0].schema_version);
-  }
-  const rows = await db.all<{ digest: string }>(
-    `with t as (
+const PG_CATALOG_DIGEST = `with t as (
         select c.oid, c.relname, c.relkind from pg_class c
         where c.relname = any($1::text[])
           and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
@@ -889,9 +874,28 @@ async function catalogVersion(
         select 'g:' || g.tgname || ':' || t.relname || ':' || g.tgenabled::text
         from t join pg_trigger g on g.tgrelid = t.oid
         where not g.tgisinternal
-      ) as catalog`,
-    [tables],
-  );
+      ) as catalog`;
+
+/**
+ * The database's own record of its schema. SQLite increments `schema_version` on every
+ * schema change, by any connection or program. PostgreSQL has no such counter: a digest of
+ * the tables the sync makes stands in for it, from the catalogs: each table's kind, its
+ * columns (type, collation, NOT NULL), indexes (columns, uniqueness, per-column options such
+ * as NULLS FIRST) and triggers; a table gone is missing from it. The tables are looked up by
+ * name (an index), not by scanning the schema's catalog rows.
+ */
+async function catalogVersion(
+  db: Statements,
+  dialect: SqlDialect,
+  tables: readonly string[],
+): Promise<string> {
+  if (dialect === "sqlite") {
+    const rows = await db.all<{ schema_version: number }>(
+      "pragma schema_version",
+    );
+    return String(rows[0].schema_version);
+  }
+  const rows = await db.all<{ digest: string }>(PG_CATALOG_DIGEST, [tables]);
   return rows[0].digest;
 }
 
@@ -952,44 +956,47 @@ async function unchangedSince(
 }
 
 /**
- * A restart's read on SQLite, one statement: the state row, with beside it what
- * {@link databaseState} reads (the schema cookie, the snapshots' last write), then every
- * stored snapshot.
+ * A restart's read, one statement: the state row, with beside it what {@link databaseState}
+ * reads (the schema's version as `version`: SQLite's schema cookie or PostgreSQL's catalog
+ * digest; the snapshots' last write as `at`), then every stored snapshot.
  */
-const RESTART_READ =
-  `select cast(null as text) as "collection", "fingerprint" as "text",
-    "catalog", (select "schema_version" from pragma_schema_version()) as "version",
+function restartRead(version: string): string {
+  return `select cast(null as text) as "collection", "fingerprint" as "text",
+    "catalog", (${version}) as "version",
     (select max("syncedAt") from ${id(SCHEMA_TABLE)}) as "at"
   from ${id(SCHEMA_STATE_TABLE)} where "id" = 1
   union all
   select "collection", "snapshot", null, null, null from ${id(SCHEMA_TABLE)}`;
+}
+
+/** A row of {@link restartRead}: the state row has no collection, every snapshot row one. */
+interface RestartRow {
+  collection: string | null;
+  text: string;
+  catalog: string | null;
+  version: number | string | null;
+  at: number | string | null;
+}
+
+/** {@link restartRead} on SQLite. */
+const SQLITE_RESTART_READ = restartRead(
+  `select "schema_version" from pragma_schema_version()`,
+);
+
+/** {@link restartRead} on PostgreSQL, `$1` the tables the sync makes. */
+const PG_RESTART_READ = restartRead(PG_CATALOG_DIGEST);
 
 /**
- * {@link unchangedSince} on the SQLite handle, outside any transaction and without a promise:
- * a restart's whole sync when nothing changed. One statement reads one snapshot of the
- * database, so a database found as this sync would leave it is one every sync after that
- * snapshot finds too: this boot's sync comes first, and does nothing. Another connection
- * holding the write lock (a writing instance, a sync making other definitions' schema)
- * does not hold up such a boot. `false` when anything differs or cannot be read (a fresh
- * database, one of an older Strata without the state table): the sync under the write lock
+ * Whether a restart finds nothing to sync, outside any transaction and without the sync's
+ * lock: as {@link unchangedSince} reads it, but in one statement, which sees one snapshot of
+ * the database. A database found as this sync would leave it is then one every sync after
+ * that snapshot finds too: this boot's sync comes first, and does nothing. Another
+ * connection holding the write lock (a writing instance, a sync making other definitions'
+ * schema) does not hold up such a boot. `false` when anything differs or cannot be read (a
+ * fresh database, one of an older Strata without the state table): the sync under the lock
  * reads it all again and decides.
  */
-function unchangedOnHandle(handle: SqliteHandle, sync: SyncInput): boolean {
-  let rows: {
-    collection: string | null;
-    text: string;
-    catalog: string | null;
-    version: number | null;
-    at: number | null;
-  }[];
-  // A fresh database (see syncOnHandle) has none of the tables read: node:sqlite's error
-  // would cost its first boot ~0.8 ms, loading Deno's Node error classes.
-  if (schemaVersion(handle) === 0) return false;
-  try {
-    rows = handle.prepare(RESTART_READ).all() as typeof rows;
-  } catch {
-    return false;
-  }
+function unchangedRows(rows: readonly RestartRow[], sync: SyncInput): boolean {
   const snapshots = sync.snapshots;
   let state = false;
   let matched = 0;
@@ -1011,6 +1018,42 @@ function unchangedOnHandle(handle: SqliteHandle, sync: SyncInput): boolean {
     matched++;
   }
   return state && matched === snapshots.size;
+}
+
+/** {@link unchangedRows} on the SQLite handle, without a promise. */
+function unchangedOnHandle(handle: SqliteHandle, sync: SyncInput): boolean {
+  // A fresh database (see syncOnHandle) has none of the tables read: node:sqlite's error
+  // would cost its first boot ~0.8 ms, loading Deno's Node error classes.
+  if (schemaVersion(handle) === 0) return false;
+  let rows: RestartRow[];
+  try {
+    rows = handle.prepare(SQLITE_RESTART_READ).all() as RestartRow[];
+  } catch {
+    return false;
+  }
+  return unchangedRows(rows, sync);
+}
+
+/**
+ * {@link unchangedRows} on PostgreSQL: two round trips where the sync under its lock takes
+ * seven (begin, lock, the metadata tables, three reads, commit). The metadata tables are
+ * looked up first: a read of a missing one would fail the first boot of every schema with
+ * an error in the server's log.
+ */
+async function unchangedOnPostgres(
+  db: Kysely<any>,
+  sync: SyncInput,
+): Promise<boolean> {
+  const statements = kyselyStatements(db);
+  const [made] = await statements.all<{ made: boolean }>(
+    `select to_regclass($1) is not null and to_regclass($2) is not null as "made"`,
+    [id(SCHEMA_TABLE), id(SCHEMA_STATE_TABLE)],
+  );
+  if (!made.made) return false;
+  return unchangedRows(
+    await statements.all<RestartRow>(PG_RESTART_READ, [sync.managed]),
+    sync,
+  );
 }
 
 /** The remembered snapshots, as stored. */

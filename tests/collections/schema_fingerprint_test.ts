@@ -6,12 +6,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { sql } from "kysely";
-import {
-  type DataLayer,
-  defineCollection,
-  field,
-  openDataLayer,
-} from "./_imports.ts";
+import { type DataLayer, defineCollection, field } from "./_imports.ts";
 import { created, dbTest, type TestDatabase } from "./_helpers.ts";
 import { columns, indexes } from "./_schema_reads.ts";
 
@@ -306,40 +301,60 @@ dbTest(
   { file: true },
 );
 
-Deno.test("a SQLite restart with nothing to sync boots while another connection holds the write lock; a changed definition waits for it", async () => {
-  // The restart's check is one read, in a snapshot of the database: a writing instance (or a
-  // sync of other definitions) does not hold it up. A sync with work to do still takes the
-  // lock, so it fails after busyTimeout while the lock stays held.
-  const dir = await Deno.makeTempDir();
-  const url = `${dir}/app.db`;
-  const holder = new DatabaseSync(url);
-  try {
-    const first = await openDataLayer({ url, collections: { Posts: posts } });
-    await first.close();
-    holder.exec("begin immediate");
-    const again = await openDataLayer({
-      url,
-      busyTimeout: 50,
-      collections: { Posts: posts },
-    });
-    assert.deepEqual(await again.query("Posts").findMany(), []);
-    await again.close();
-    await assert.rejects(
-      openDataLayer({
-        url,
-        busyTimeout: 50,
-        collections: {
-          Posts: defineCollection({
-            fields: { ...posts.fields, subtitle: field("text") },
-          }),
-        },
-      }),
-      // The busy database's 503.
-      (error: { status?: number }) => error.status === 503,
-    );
-    holder.exec("rollback");
-  } finally {
-    holder.close();
-    await Deno.remove(dir, { recursive: true });
+/**
+ * Holds what a sync with work waits for, as another instance would: SQLite's write lock, or
+ * PostgreSQL's advisory lock of the schema's sync. Returns the function releasing it.
+ */
+async function holdSyncLock(db: TestDatabase): Promise<() => Promise<void>> {
+  if (db.dialect === "sqlite") {
+    const handle = new DatabaseSync(db.url);
+    handle.exec("begin immediate");
+    return () => {
+      handle.exec("rollback");
+      handle.close();
+      return Promise.resolve();
+    };
   }
-});
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await client.query(
+    `select pg_advisory_lock(hashtext('strata_schema_sync:' || $1))`,
+    [db.pgSchema],
+  );
+  return () => client.end();
+}
+
+dbTest(
+  "a restart with nothing to sync boots while another instance holds the sync's lock; a changed definition waits for it",
+  async (db) => {
+    // The restart's check is one read, in one snapshot of the database: a writing instance
+    // (or a sync of other definitions) does not hold it up. A sync with work to do still
+    // takes the lock, so it fails after busyTimeout while the lock stays held.
+    const first = await db.open({ collections: { Posts: posts } });
+    await first.close();
+    const release = await holdSyncLock(db);
+    try {
+      const again = await db.open({
+        busyTimeout: 50,
+        collections: { Posts: posts },
+      });
+      assert.deepEqual(await again.query("Posts").findMany(), []);
+      await again.close();
+      await assert.rejects(
+        db.open({
+          busyTimeout: 50,
+          collections: {
+            Posts: defineCollection({
+              fields: { ...posts.fields, subtitle: field("text") },
+            }),
+          },
+        }),
+        // The busy database's 503.
+        (error: { status?: number }) => error.status === 503,
+      );
+    } finally {
+      await release();
+    }
+  },
+  { file: true },
+);
