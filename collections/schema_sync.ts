@@ -17,7 +17,8 @@
  * snapshots were written. Both must match, and every collection's stored snapshot must be
  * the one its definition makes now, so a changed definition, a newer Strata, a table or
  * index altered by hand or by another program, or snapshots rewritten by an earlier Strata
- * sync in full.
+ * sync in full. A boot reads all this in one statement before it takes the sync's lock
+ * (SQLite's write lock, PostgreSQL's advisory lock), and only a sync with work takes it.
  *
  * @module
  */
