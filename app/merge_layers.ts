@@ -19,7 +19,6 @@ import {
   type RouteSegment,
 } from "../router/route_path.ts";
 import { compileRouteGlob } from "../router/glob.ts";
-import { FRAMEWORK_ROUTE_FILES } from "./_framework_routes.ts";
 import { childPath, join } from "./_path.ts";
 import type { WebhookDefinition } from "../webhooks/define.ts";
 
@@ -130,7 +129,7 @@ function mergeRoutes(
     const apiRoot = layer.root ? join(layer.root, apiDir) : undefined;
     for (const [file, definition] of Object.entries(layer.routes ?? {})) {
       const location = routeLocation(layer, file, apiRoot);
-      const parsed = FRAMEWORK_ROUTE_FILES.get(file) ?? parseRouteFile(file);
+      const parsed = parseRouteFile(file);
       const id = routeId(parsed.method, parsed.pattern);
       const twin = own.get(id);
       if (twin) {
