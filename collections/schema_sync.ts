@@ -920,44 +920,23 @@ async function databaseState(
 /**
  * Whether the last sync had this fingerprint, the database is as it left it, and every
  * collection's stored snapshot is the one its definition makes now (a dropped collection's
- * row stays: the fingerprint names the collections).
+ * row stays: the fingerprint names the collections): {@link unchangedRows} over the one
+ * statement of {@link restartRead}, here under the sync's lock.
  */
 async function unchangedSince(
   db: Statements,
   dialect: SqlDialect,
   sync: SyncInput,
 ): Promise<boolean> {
-  // One statement for the state row and the stored snapshots (a restart needs both): the
-  // state row is the one without a collection, which every snapshot row has.
-  const rows = await db.all<
-    { collection: string | null; text: string; catalog: string | null }
-  >(
-    `select cast(null as text) as "collection", "fingerprint" as "text", "catalog"
-      from ${id(SCHEMA_STATE_TABLE)} where "id" = 1
-    union all
-    select "collection", "snapshot", cast(null as text) from ${
-      id(SCHEMA_TABLE)
-    }`,
-  );
-  let state: { text: string; catalog: string | null } | undefined;
-  const stored = new Map<string, string>();
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (row.collection === null) state = row;
-    else stored.set(row.collection, row.text);
-  }
-  if (state === undefined || state.text !== sync.fingerprint) return false;
-  if (state.catalog !== await databaseState(db, dialect, sync.managed)) {
-    return false;
-  }
-  for (const [name, snapshot] of sync.snapshots) {
-    if (stored.get(name) !== snapshot) return false;
-  }
-  return true;
+  const rows = dialect === "postgres"
+    ? await db.all<RestartRow>(PG_RESTART_READ, [sync.managed])
+    : await db.all<RestartRow>(SQLITE_RESTART_READ);
+  return unchangedRows(rows, sync);
 }
 
 /**
- * A restart's read, one statement: the state row, with beside it what {@link databaseState}
+ * The read that tells whether anything changed since the last sync (a restart's, and the
+ * locked sync's), one statement: the state row, with beside it what {@link databaseState}
  * reads (the schema's version as `version`: SQLite's schema cookie or PostgreSQL's catalog
  * digest; the snapshots' last write as `at`), then every stored snapshot.
  */
@@ -988,10 +967,12 @@ const SQLITE_RESTART_READ = restartRead(
 const PG_RESTART_READ = restartRead(PG_CATALOG_DIGEST);
 
 /**
- * Whether a restart finds nothing to sync, outside any transaction and without the sync's
- * lock: as {@link unchangedSince} reads it, but in one statement, which sees one snapshot of
- * the database. A database found as this sync would leave it is then one every sync after
- * that snapshot finds too: this boot's sync comes first, and does nothing. Another
+ * Whether the rows of {@link restartRead} show nothing to sync: the state row has this
+ * fingerprint and the database as the last sync left it, and every collection's stored
+ * snapshot is the one its definition makes now. Read outside any transaction and without
+ * the sync's lock at a restart: one statement sees one snapshot of the database, and a
+ * database found as this sync would leave it is then one every sync after that snapshot
+ * finds too: this boot's sync comes first, and does nothing. Another
  * connection holding the write lock (a writing instance, a sync making other definitions'
  * schema) does not hold up such a boot. `false` when anything differs or cannot be read (a
  * fresh database, one of an older Strata without the state table): the sync under the lock
