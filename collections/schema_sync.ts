@@ -286,47 +286,21 @@ const NEVER_NULL = new Set(["UUID", "locale"]);
  * is indexed `NULLS FIRST`, as lists order it (NULL is the smallest value, as on SQLite): the
  * index then serves ascending lists forwards and descending ones backwards.
  */
-function createIndexSql(
-  index: ResolvedIndex,
-  dialect: SqlDialect,
-  plain = false,
-): string {
+function createIndexSql(index: ResolvedIndex, dialect: SqlDialect): string {
   // Appended to one string by a counting loop: at boot this runs cold, some 400 times, and
   // each intermediate string (a map's, a join's, a template's) was allocated and copied.
-  // Names known to hold no `"` are written between quotes in place (see plainNames).
   const pg = dialect === "postgres";
-  let sql = plain
-    ? `create ${
-      index.unique ? "unique " : ""
-    }index if not exists "${index.name}" on "${index.table}" (`
-    : `create ${index.unique ? "unique " : ""}index if not exists ${
-      id(index.name)
-    } on ${id(index.table)} (`;
+  let sql = `create ${index.unique ? "unique " : ""}index if not exists ${
+    id(index.name)
+  } on ${id(index.table)} (`;
   const columns = index.columns;
   for (let i = 0; i < columns.length; i++) {
     const column = columns[i];
-    sql += `${i === 0 ? "" : ", "}${plain ? `"${column}"` : id(column)}${
+    sql += `${i === 0 ? "" : ", "}${id(column)}${
       pg && !NEVER_NULL.has(column) ? " nulls first" : ""
     }`;
   }
   return `${sql})`;
-}
-
-/**
- * Whether no name in the statements making `collection`'s main table and indexes holds a
- * `"`, so that each can be quoted by writing it between `"` in place: at boot, quoting some
- * 2,300 names through quoteIdentifier, a call and two strings each, cost more than building
- * the statements around them. defineCollection refuses such field names, resolve such
- * collection names; a definition made otherwise may still hold one. Index names are made of
- * these names.
- */
-function plainNames(collection: ResolvedCollection): boolean {
-  if (collection.table.includes('"')) return false;
-  const fields = collection.fieldList;
-  for (let i = 0; i < fields.length; i++) {
-    if (fields[i].name.includes('"')) return false;
-  }
-  return true;
 }
 
 /**
@@ -360,14 +334,11 @@ function bigint(dialect: SqlDialect): string {
 function createMainTable(
   collection: ResolvedCollection,
   dialect: SqlDialect,
-  plain = false,
 ): Step {
   // Appended to one string by a counting loop, as createIndexSql: some 100 tables and 900
   // columns at boot. The columns are written as columnSql writes them.
   const pg = dialect === "postgres";
-  let sql = `create table ${
-    plain ? `"${collection.table}"` : id(collection.table)
-  } (${
+  let sql = `create table ${id(collection.table)} (${
     pg
       ? '"UUID" text collate "C" not null primary key, "_updatedAt" bigint not null'
       : '"UUID" text not null primary key, "_updatedAt" integer not null'
@@ -375,7 +346,7 @@ function createMainTable(
   const fields = collection.columnFields;
   for (let i = 0; i < fields.length; i++) {
     const type = fields[i].columnType!;
-    sql += `, ${plain ? `"${fields[i].name}"` : id(fields[i].name)} ${type}${
+    sql += `, ${id(fields[i].name)} ${type}${
       pg && /^text$/i.test(type) ? ' collate "C"' : ""
     }`;
   }
@@ -1251,15 +1222,14 @@ function newTables(
   steps: Step[],
   madeIndexes: Set<string> | undefined,
 ): void {
-  const plain = plainNames(collection);
   if (!tables.has(collection.table)) {
-    steps.push(createMainTable(collection, dialect, plain));
-    indexesOf(collection, collection.table, dialect, plain, steps, madeIndexes);
+    steps.push(createMainTable(collection, dialect));
+    indexesOf(collection, collection.table, dialect, steps, madeIndexes);
   }
   const trTable = collection.translationTable;
   if (trTable && !tables.has(trTable)) {
     steps.push(createTranslationTable(collection, dialect));
-    indexesOf(collection, trTable, dialect, plain, steps, madeIndexes);
+    indexesOf(collection, trTable, dialect, steps, madeIndexes);
   }
   for (const field of collection.junctionFields) {
     if (!tables.has(field.junctionTable!)) {
@@ -1288,13 +1258,12 @@ function indexesOf(
   collection: ResolvedCollection,
   table: string,
   dialect: SqlDialect,
-  plain: boolean,
   steps: Step[],
   madeIndexes: Set<string> | undefined,
 ): void {
   for (const index of collection.indexes) {
     if (index.table !== table) continue;
-    steps.push(createIndexSql(index, dialect, plain));
+    steps.push(createIndexSql(index, dialect));
     madeIndexes?.add(index.name);
   }
 }
