@@ -17,22 +17,6 @@ function noQueries(): never {
   throw new Error("No queries while checking a default");
 }
 
-/**
- * Whether `list` is a plain array of primitives without holes or other own keys (the
- * default of a `records`, `multiSelect` or tags field), whose spread copy is what
- * `structuredClone`, through `field.defaultValue()`, would make of it.
- */
-function isPrimitiveList(list: readonly unknown[]): boolean {
-  if (Object.getPrototypeOf(list) !== Array.prototype) return false;
-  if (Object.keys(list).length !== list.length) return false;
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
-    if (item !== null && typeof item === "object") return false;
-    if (typeof item === "function" || typeof item === "symbol") return false;
-  }
-  return true;
-}
-
 /** The refusal of `field`'s fixed default, or `undefined` when it passes (or cannot be judged now). */
 function refusalOf(field: ResolvedField): string | undefined {
   const fallback = field.options.default;
@@ -50,9 +34,7 @@ function refusalOf(field: ResolvedField): string | undefined {
     options: field.options,
     query: noQueries,
   };
-  let value = Array.isArray(fallback) && isPrimitiveList(fallback)
-    ? [...fallback]
-    : field.defaultValue();
+  let value = field.defaultValue();
   // Counting loops: this runs cold at boot for every field with a default, where for…of
   // allocated an iterator and a result per step.
   try {

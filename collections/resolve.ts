@@ -179,6 +179,23 @@ const storedAsIs = (value: unknown): unknown => value ?? null;
  */
 const NONE: readonly never[] = Object.freeze([]);
 
+/**
+ * Whether `list` is a plain array of primitives without holes or other own keys (the
+ * default of a `records`, `multiSelect` or tags field), whose spread copy is what
+ * `structuredClone` would make of it: such a default is copied by spreading, for each
+ * create and for the boot's check of defaults alike.
+ */
+function isPrimitiveList(list: readonly unknown[]): boolean {
+  if (Object.getPrototypeOf(list) !== Array.prototype) return false;
+  if (Object.keys(list).length !== list.length) return false;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (item !== null && typeof item === "object") return false;
+    if (typeof item === "function" || typeof item === "symbol") return false;
+  }
+  return true;
+}
+
 /** `defaultValue` of a field without a default. */
 const noDefault = (): unknown => undefined;
 
@@ -264,6 +281,8 @@ function resolveField(
     ? noDefault
     : typeof fallback === "function"
     ? () => (fallback as () => unknown)()
+    : Array.isArray(fallback) && isPrimitiveList(fallback)
+    ? () => [...fallback]
     : fallback !== null && typeof fallback === "object"
     ? () => structuredClone(fallback)
     : () => fallback;
