@@ -35,11 +35,7 @@ import {
   checkRoleCapabilities,
   withCollectionSource,
 } from "./check_definitions.ts";
-import {
-  type DataLayer,
-  hasFileFields,
-  openDataLayer,
-} from "../collections/data_layer.ts";
+import { type DataLayer, openDataLayer } from "../collections/data_layer.ts";
 import type { QueryBuilder } from "../collections/query_builder.ts";
 import type { AnyCollectionDefinition } from "../collections/typed.ts";
 import type { TypedQuery } from "../collections/typed_query.ts";
@@ -49,10 +45,8 @@ import { likelyMethodSuffix } from "../router/route_path.ts";
 import { databaseBootError, redactDatabaseUrl } from "./database_url.ts";
 import {
   actingUserOf,
-  AFTER_COMMIT_HOOK,
   afterCommitRunner,
   afterCommitRunners,
-  BEFORE_WRITE_HOOK,
   beforeWriteOf,
 } from "./_record_hooks.ts";
 import {
@@ -306,11 +300,8 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
   );
   warnMethodSuffixTypos(merged.routes);
   checkCollectionDefinitions(merged);
-  // What an app leaves out (roles, webhooks, record hooks) is skipped here, not in the
-  // function that finds nothing: boot compiles every function it calls, once.
-  const webhooks = merged.webhooks.size > 0;
-  if (merged.roles.size > 0) checkRoleCapabilities(merged);
-  if (webhooks) checkWebhooks(merged, config);
+  checkRoleCapabilities(merged);
+  checkWebhooks(merged, config);
   const links = new FileLinks(
     config.api.basePath,
     config.uploads.signedUrlMaxAge,
@@ -330,11 +321,9 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     now,
     messages: messages.renderValidation,
     actingUser: actingUserOf(merged),
-    beforeWrite: merged.hookRegistrations.has(BEFORE_WRITE_HOOK)
-      ? beforeWriteOf(merged)
-      : undefined,
+    beforeWrite: beforeWriteOf(merged),
     events: config.events,
-    keepDeleted: webhooks ? deletesAnnounced(merged) : [],
+    keepDeleted: deletesAnnounced(merged),
     files: links,
     ownTables: OUTBOX_TABLES,
   }).catch((error) => {
@@ -355,10 +344,7 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
     await data.close();
     throw error;
   }
-  // Without a file field there is no file service: boot does not even compile its opening.
-  const files = hasFileFields(data.collections.values())
-    ? await openFiles(data, mail, config, root, links, now, messages)
-    : null;
+  const files = await openFiles(data, mail, config, root, links, now, messages);
   const app: App = {
     fetch: undefined as never,
     close: undefined as never,
@@ -396,10 +382,8 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
   app.fetch = envFlag("STRATA_DEV")
     ? logged(dispatcher.fetch)
     : dispatcher.fetch;
-  const runner = merged.hookRegistrations.has(AFTER_COMMIT_HOOK)
-    ? afterCommitRunner(merged, data, config, now)
-    : null;
-  const sender = webhooks ? webhookSender(merged, data, config, now) : null;
+  const runner = afterCommitRunner(merged, data, config, now);
+  const sender = webhookSender(merged, data, config, now);
   try {
     apiRegistry(app);
     for (const layer of stack) await layer.setup?.(app);
@@ -421,9 +405,9 @@ async function bootApp(options: CreateAppOptions): Promise<App> {
   return Object.freeze(app);
 }
 
-// The functions below hold what a boot runs only with an option, a file field or a failure:
-// apart from bootApp they are compiled only when called, where inline every boot compiled
-// them with it.
+// The functions below hold what a boot runs only with an option or a failure (and the file
+// service's opening, whose failure closes what boot opened): apart from bootApp they are
+// compiled only when called, where inline every boot compiled them with it.
 
 /** Where the database URL came from, for a boot error that names it. */
 function databaseSource(
@@ -458,8 +442,7 @@ async function openFiles(
       render: messages.renderValidation,
     });
   } catch (error) {
-    await mail.close();
-    await data.close();
+    await closeServices(null, null, mail, null, data);
     throw error;
   }
 }
