@@ -129,8 +129,12 @@ function listFiles(
 }
 
 function defaultOf(module: Record<string, unknown>, path: string): unknown {
-  if (!("default" in module)) throw new Error(`${path} has no default export`);
+  if (!("default" in module)) throw noDefaultExport(path);
   return module.default;
+}
+
+function noDefaultExport(path: string): Error {
+  return new Error(`${path} has no default export`);
 }
 
 /** Stands for the default export of a module that has none, until its turn to be reported. */
@@ -228,9 +232,7 @@ function convertAll<T>(
     const file = files[i];
     const path = childPath(dir, file);
     const exported = values[from + i];
-    if (exported === NO_DEFAULT) {
-      throw new Error(`${path} has no default export`);
-    }
+    if (exported === NO_DEFAULT) throw noDefaultExport(path);
     const value = convert(exported, path);
     if (!byName) {
       out[file] = value;
